@@ -1,0 +1,72 @@
+// The event stream of one traced process: what every injected tracer (OS runtime, NVTX, CUDA) calls
+// to hand a record to the launcher. Implemented once, in libprof_core.so, so that all tracers of a
+// process share one connection.
+//
+// Guarantees:
+// - Emit* never blocks the program indefinitely and never throws. Each thread appends to its own
+//   buffer; a background thread ships full and aging buffers to the launcher. When a buffer stays full
+//   longer than the bounded wait (kProducerWaitLimitNs in event_stream.cpp), the record is dropped
+//   and counted; the count reaches the report as a DroppedRecords record.
+// - Emit* is async-signal-safe: a signal handler that emits while its thread is already inside
+//   Emit* has its record dropped and counted rather than corrupting the buffer.
+// - Emit* fills header.tid and header.size; the caller fills kind and timestamp_ns.
+// - Nothing is emitted before the stream is connected, after it is closed, or in a thread marked
+//   internal (ScopedInternalCall), which keeps prof's own system calls out of the trace.
+// - After fork() the child opens its own connection on its first event; the parent's buffers are
+//   never written by the child.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+
+#include "injection/protocol/launch_settings.h"
+#include "injection/protocol/record_format.h"
+
+#define PROF_EXPORT __attribute__((visibility("default")))
+
+namespace prof::injection {
+
+// CLOCK_MONOTONIC in ns: the one clock of every record (vDSO, ~25 ns).
+inline uint64_t MonotonicNowNs() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
+}
+
+// The settings the launcher passed; all-zero trace flags when the process was not launched by prof.
+PROF_EXPORT const protocol::InjectionSettings& Settings();
+
+// True when this process streams events (settings decoded and connected).
+PROF_EXPORT bool StreamEnabled();
+
+// Kernel thread id of the calling thread, cached per thread (reset in a fork child).
+PROF_EXPORT uint32_t CurrentTid();
+
+// Appends `record` (a fixed-size struct starting with RecordHeader, `fixed_size` bytes) to the
+// calling thread's buffer.
+PROF_EXPORT void EmitRecord(protocol::RecordHeader* record, size_t fixed_size);
+
+// As EmitRecord, followed by `text_length` bytes of `text` (truncated to kMaxTextLength; the caller
+// stores the same, truncated length in the record's text_length field via ClampTextLength).
+PROF_EXPORT void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size,
+                                    const char* text, size_t text_length);
+
+inline uint32_t ClampTextLength(size_t length) {
+  return static_cast<uint32_t>(length < protocol::kMaxTextLength ? length
+                                                                 : protocol::kMaxTextLength);
+}
+
+// True while the calling thread runs prof's own code; interposers then call through untraced.
+PROF_EXPORT bool InsideInternalCall();
+
+// Marks the calling thread as running prof code for its lifetime. Nests.
+class PROF_EXPORT ScopedInternalCall {
+ public:
+  ScopedInternalCall();
+  ~ScopedInternalCall();
+  ScopedInternalCall(const ScopedInternalCall&) = delete;
+  ScopedInternalCall& operator=(const ScopedInternalCall&) = delete;
+};
+
+}  // namespace prof::injection

@@ -1,0 +1,92 @@
+// The one contract between `prof profile` and the code it injects: what to trace and where to send it.
+//
+// The launcher encodes InjectionSettings into one environment variable (kSettingsEnvVar) of the
+// child; every injected library decodes it from there. Keys are versioned by kSettingsVersion; a
+// library that finds another version, or no variable, stays inert. Decoding allocates nothing, so it
+// is safe inside library constructors that run before malloc is ready to be traced.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace prof::protocol {
+
+inline constexpr const char* kSettingsEnvVar = "PROF_INJECTION_SETTINGS";
+inline constexpr int kSettingsVersion = 1;
+
+// Bit set of the --trace values.
+enum TraceFlag : uint32_t {
+  kTraceCuda = 1u << 0,
+  kTraceNvtx = 1u << 1,
+  kTraceOsrt = 1u << 2,
+  kTraceCublas = 1u << 3,
+  kTraceCudnn = 1u << 4,
+};
+
+struct InjectionSettings {
+  uint32_t trace_flags = 0;
+  uint64_t osrt_threshold_ns = 1000;
+  char socket_path[108] = {};  // sun_path of the launcher's listening Unix socket
+
+  bool traces(TraceFlag flag) const { return (trace_flags & flag) != 0; }
+};
+
+inline std::string EncodeSettings(const InjectionSettings& settings) {
+  std::string out = "v=" + std::to_string(kSettingsVersion);
+  out += ";trace=" + std::to_string(settings.trace_flags);
+  out += ";osrt_threshold_ns=" + std::to_string(settings.osrt_threshold_ns);
+  out += ";socket=";
+  out += settings.socket_path;  // last: a path may contain ';' or '='
+  return out;
+}
+
+inline bool ParseDecimal(std::string_view digits, uint64_t* out) {
+  if (digits.empty() || digits.size() > 19) return false;
+  uint64_t value = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + static_cast<uint64_t>(c - '0');
+  }
+  *out = value;
+  return true;
+}
+
+// Returns false (and leaves `out` untouched) when `text` is null, malformed or of another version.
+inline bool DecodeSettings(const char* text, InjectionSettings* out) {
+  if (text == nullptr) return false;
+  InjectionSettings parsed;
+  bool version_ok = false;
+  bool have_socket = false;
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    const size_t eq = rest.find('=');
+    if (eq == std::string_view::npos) return false;
+    const std::string_view key = rest.substr(0, eq);
+    rest.remove_prefix(eq + 1);
+    if (key == "socket") {
+      if (rest.size() >= sizeof(parsed.socket_path)) return false;
+      std::memcpy(parsed.socket_path, rest.data(), rest.size());
+      have_socket = true;
+      break;
+    }
+    const size_t semi = rest.find(';');
+    const std::string_view value = rest.substr(0, semi);
+    rest.remove_prefix(semi == std::string_view::npos ? rest.size() : semi + 1);
+    uint64_t number = 0;
+    if (!ParseDecimal(value, &number)) return false;
+    if (key == "v") {
+      version_ok = number == static_cast<uint64_t>(kSettingsVersion);
+    } else if (key == "trace") {
+      parsed.trace_flags = static_cast<uint32_t>(number);
+    } else if (key == "osrt_threshold_ns") {
+      parsed.osrt_threshold_ns = number;
+    }
+  }
+  if (!version_ok || !have_socket) return false;
+  *out = parsed;
+  return true;
+}
+
+}  // namespace prof::protocol

@@ -1,0 +1,176 @@
+// The binary record stream between the code injected into a profiled process and the launcher.
+//
+// Contract:
+// - Each traced process opens one connection to the launcher's Unix socket and sends a StreamHello
+//   first, then records back to back. Every record starts with a RecordHeader whose `size` is the
+//   whole record in bytes (header, fixed fields and any trailing text), a multiple of 8.
+// - Timestamps are CLOCK_MONOTONIC nanoseconds (the launcher rebases them to session start).
+// - `tid` is the kernel thread id (gettid) of the thread the event happened on; pid comes from the
+//   connection's StreamHello.
+// - Text travels as `text_length` bytes of UTF-8 right after the fixed fields, without terminator.
+// - Readers skip unknown kinds by `size` and count them, so new kinds never break old launchers.
+//
+// Adding a kind: give it the next free value in its block of RecordKind (values are never reused),
+// define its struct here with a static_assert on its size, and register a handler in the collector's
+// record dispatch table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace prof::protocol {
+
+inline constexpr uint32_t kStreamMagic = 0x464f5250;  // "PROF" little-endian
+inline constexpr uint16_t kStreamVersion = 1;
+inline constexpr size_t kRecordAlignment = 8;
+// Longest text carried by one record; longer NVTX messages and names are truncated.
+inline constexpr size_t kMaxTextLength = 2048;
+
+enum class RecordKind : uint16_t {
+  // Process and stream bookkeeping: 1..15.
+  kStreamHello = 1,
+  kThreadName = 2,
+  kDroppedRecords = 3,
+  kProcessExit = 4,
+  // OS runtime: 16..31.
+  kOsrtCall = 16,
+  // NVTX: 32..63.
+  kNvtxDomainCreate = 32,
+  kNvtxDomainDestroy = 33,
+  kNvtxStringRegister = 34,
+  kNvtxCategoryName = 35,
+  kNvtxPush = 36,
+  kNvtxPop = 37,
+  kNvtxRangeStart = 38,
+  kNvtxRangeEnd = 39,
+  kNvtxMark = 40,
+  // CUDA (CUPTI): 64..127, defined by the CUDA tracing issue.
+};
+
+struct RecordHeader {
+  RecordKind kind;
+  uint16_t size;  // whole record in bytes, multiple of kRecordAlignment
+  uint32_t tid;
+  uint64_t timestamp_ns;
+};
+static_assert(sizeof(RecordHeader) == 16);
+
+constexpr size_t AlignedRecordSize(size_t unaligned) {
+  return (unaligned + kRecordAlignment - 1) & ~(kRecordAlignment - 1);
+}
+
+// First record of every connection. timestamp_ns: when the process's tracing started.
+struct StreamHello {
+  RecordHeader header;
+  uint32_t magic;
+  uint16_t version;
+  uint16_t reserved;
+  uint32_t pid;
+  uint32_t parent_pid;
+  uint32_t text_length;  // process name (the executable's basename, as /proc/<pid>/comm)
+  uint32_t reserved2;
+};
+static_assert(sizeof(StreamHello) == 40);
+
+// A thread got a name (pthread_setname_np, prctl(PR_SET_NAME), nvtxNameOsThread) or was first seen.
+struct ThreadNameRecord {
+  RecordHeader header;
+  uint32_t named_tid;  // the thread being named (may differ from header.tid)
+  uint32_t text_length;
+};
+static_assert(sizeof(ThreadNameRecord) == 24);
+
+// Records the injected code had to drop since the last DroppedRecordsRecord of this process.
+struct DroppedRecordsRecord {
+  RecordHeader header;
+  uint64_t dropped;
+};
+static_assert(sizeof(DroppedRecordsRecord) == 24);
+
+// The process is about to exit normally (exit() or return from main); nothing follows it.
+struct ProcessExitRecord {
+  RecordHeader header;
+  int64_t exit_status;
+};
+static_assert(sizeof(ProcessExitRecord) == 24);
+
+// One OS runtime call that lasted at least the threshold. header.timestamp_ns is its start.
+struct OsrtCallRecord {
+  RecordHeader header;
+  uint64_t end_ns;
+  int64_t return_value;
+  uint16_t function_id;  // index into injection/osrt's function table (osrt_functions.h)
+  uint8_t nesting_level;
+  uint8_t reserved[5];
+};
+static_assert(sizeof(OsrtCallRecord) == 40);
+
+// How an NVTX message reached the tool; registered strings arrive as kNvtxStringRegister first.
+enum class NvtxMessageKind : uint8_t { kNone = 0, kText = 1, kRegistered = 2 };
+// NVTX payload types, numbered as nvtxPayloadType_t.
+enum class NvtxPayloadKind : uint8_t {
+  kNone = 0,
+  kUnsignedInt64 = 1,
+  kInt64 = 2,
+  kDouble = 3,
+  kUnsignedInt32 = 4,
+  kInt32 = 5,
+  kFloat = 6,
+  kJsonRegistered = 7,
+};
+
+// nvtxDomainCreate: domain_id is the handle prof returned (1, 2, ... per process; 0 = default).
+struct NvtxDomainRecord {
+  RecordHeader header;
+  uint64_t domain_id;
+  uint32_t text_length;  // domain name (create) or 0 (destroy)
+  uint32_t reserved;
+};
+static_assert(sizeof(NvtxDomainRecord) == 32);
+
+// nvtxDomainRegisterString: string_id is the handle prof returned, unique within the process.
+struct NvtxStringRecord {
+  RecordHeader header;
+  uint64_t domain_id;
+  uint64_t string_id;
+  uint32_t text_length;
+  uint32_t reserved;
+};
+static_assert(sizeof(NvtxStringRecord) == 40);
+
+// nvtxNameCategory / nvtxDomainNameCategory.
+struct NvtxCategoryRecord {
+  RecordHeader header;
+  uint64_t domain_id;
+  uint32_t category;
+  uint32_t text_length;
+};
+static_assert(sizeof(NvtxCategoryRecord) == 32);
+
+// Push, range start and mark: the event attributes the program passed.
+// header.timestamp_ns is when the call happened.
+struct NvtxEventRecord {
+  RecordHeader header;
+  uint64_t domain_id;
+  uint64_t range_id;            // kNvtxRangeStart: the id returned to the program; else 0
+  uint64_t registered_string_id;  // message_kind == kRegistered
+  uint64_t payload_bits;        // raw payload, interpreted by payload_kind
+  uint32_t category;
+  uint32_t color;  // ARGB, valid when has_color
+  uint8_t has_color;
+  NvtxMessageKind message_kind;
+  NvtxPayloadKind payload_kind;
+  uint8_t reserved;
+  uint32_t text_length;  // message_kind == kText
+};
+static_assert(sizeof(NvtxEventRecord) == 64);
+
+// Pop (range_id 0) or range end (range_id as returned by the start).
+struct NvtxRangeEndRecord {
+  RecordHeader header;
+  uint64_t domain_id;
+  uint64_t range_id;
+};
+static_assert(sizeof(NvtxRangeEndRecord) == 32);
+
+}  // namespace prof::protocol

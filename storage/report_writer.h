@@ -1,0 +1,106 @@
+// Writes one prof report: an SQLite file in the nsys export schema (docs/report-schema.md).
+//
+// Contract:
+// - Create() writes to `<final_path>.partial-<pid>` (a temporary name in the same directory) and
+//   Finish() renames it into place only once complete, so a crashed or interrupted prof never leaves
+//   a half-written report under the final name. Abandon() (or destruction without Finish) deletes it.
+// - Rows are buffered in one open transaction, committed every kCommitRows rows or when Commit() is
+//   called (the collector commits about once a second), so the report is written while the program
+//   runs and memory stays bounded.
+// - Tables are created on first use, as nsys's export creates only the tables that hold data; the
+//   ENUM_* tables a filled table references are written with it. Indexes are built in Finish().
+// - Timestamps are ns since session start; ids use nsys's GlobalId encoding (global_id.h).
+// - Not thread-safe: one thread (the collector's) owns the writer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace prof::storage {
+
+// A row of StringIds.
+using StringId = int64_t;
+
+struct NvtxEventRow {
+  int64_t start = 0;
+  std::optional<int64_t> end;
+  int32_t event_type = 0;  // ENUM_NSYS_EVENT_TYPE id: 59 push/pop, 60 start/end, 34 mark, 75 domain
+  std::optional<int64_t> range_id;
+  std::optional<int32_t> category;
+  std::optional<int64_t> color;  // ARGB as an unsigned 32-bit value
+  std::optional<std::string> text;
+  int64_t global_tid = 0;
+  std::optional<int64_t> end_global_tid;
+  std::optional<StringId> text_id;
+  std::optional<int64_t> domain_id;
+  // Payload: at most one of these is set.
+  std::optional<int64_t> uint64_value;  // stored as the two's-complement bit pattern
+  std::optional<int64_t> int64_value;
+  std::optional<double> double_value;
+  std::optional<int64_t> uint32_value;
+  std::optional<int64_t> int32_value;
+  std::optional<double> float_value;
+  std::optional<StringId> json_text_id;
+};
+
+struct OsrtCallRow {
+  int64_t start = 0;
+  int64_t end = 0;
+  int64_t global_tid = 0;
+  StringId name_id = 0;
+  int64_t return_value = 0;
+  int32_t nesting_level = 0;
+};
+
+// Everything prof records about its own session, into the PROF_SESSION table (name, value).
+struct SessionInfo {
+  std::string prof_version;
+  std::string command_line;  // the profiled program and its arguments, shell-quoted
+  std::string trace_options;  // e.g. "cuda,nvtx,osrt"
+  int64_t osrt_threshold_ns = 0;
+  std::string environment_set;  // variables prof set in the child, "A=B" joined by '\n'
+  int64_t exit_status = 0;      // the program's exit code, or 128+N when signal N killed it
+  int64_t duration_ns = 0;      // program start to exit
+  int64_t dropped_records = 0;  // records the injected code dropped under back-pressure
+  int64_t unknown_records = 0;  // records of kinds this prof does not know, skipped
+  int64_t utc_epoch_ns_at_start = 0;
+};
+
+class ReportWriter {
+ public:
+  // Opens `<final_path>.partial-<pid>` and writes the schema metadata (META_DATA_EXPORT).
+  static Status Create(const std::string& final_path, std::unique_ptr<ReportWriter>* out);
+  ~ReportWriter();
+  ReportWriter(const ReportWriter&) = delete;
+  ReportWriter& operator=(const ReportWriter&) = delete;
+
+  // Returns the StringIds id of `value`, adding it on first use.
+  StringId InternString(std::string_view value);
+
+  void AddNvtxEvent(const NvtxEventRow& row);
+  void AddOsrtCall(const OsrtCallRow& row);
+  void AddProcess(int64_t global_pid, uint32_t pid, std::string_view name);
+  // Adds or replaces the name of a thread (last name wins, like nsys's ThreadNames).
+  void SetThreadName(int64_t global_tid, std::string_view name, int32_t priority);
+  void AddCaptureMetadata(std::string_view name, std::string_view value);  // META_DATA_CAPTURE
+
+  // Commits the open transaction and starts a new one.
+  Status Commit();
+  // Writes TARGET_INFO_SESSION_START_TIME, PROF_SESSION, ThreadNames and indexes, commits, closes
+  // and renames the file into place.
+  Status Finish(const SessionInfo& session);
+  // Deletes the temporary file.
+  void Abandon();
+
+ private:
+  class Impl;
+  explicit ReportWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace prof::storage
