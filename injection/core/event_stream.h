@@ -18,8 +18,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <ctime>
 
+#include "injection/protocol/clock.h"
 #include "injection/protocol/launch_settings.h"
 #include "injection/protocol/record_format.h"
 
@@ -27,12 +27,7 @@
 
 namespace prof::injection {
 
-// CLOCK_MONOTONIC in ns: the one clock of every record (vDSO, ~25 ns).
-inline uint64_t MonotonicNowNs() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
-}
+using protocol::MonotonicNowNs;
 
 // The settings the launcher passed; all-zero trace flags when the process was not launched by prof.
 PROF_EXPORT const protocol::InjectionSettings& Settings();

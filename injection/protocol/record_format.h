@@ -119,7 +119,9 @@ enum class NvtxPayloadKind : uint8_t {
   kJsonRegistered = 7,
 };
 
-// nvtxDomainCreate: domain_id is the handle prof returned (1, 2, ... per process; 0 = default).
+// nvtxDomainCreate / nvtxDomainDestroy: domain_id is the id of the handle prof returned (1, 2, ...
+// per process; 0 = the default domain). A fork child repeats the create record of an inherited
+// domain before its first use of it.
 struct NvtxDomainRecord {
   RecordHeader header;
   uint64_t domain_id;
@@ -128,7 +130,8 @@ struct NvtxDomainRecord {
 };
 static_assert(sizeof(NvtxDomainRecord) == 32);
 
-// nvtxDomainRegisterString: string_id is the handle prof returned, unique within the process.
+// nvtxDomainRegisterString: string_id is the id of the handle prof returned, unique within the
+// process.
 struct NvtxStringRecord {
   RecordHeader header;
   uint64_t domain_id;
@@ -148,24 +151,26 @@ struct NvtxCategoryRecord {
 static_assert(sizeof(NvtxCategoryRecord) == 32);
 
 // Push, range start and mark: the event attributes the program passed.
-// header.timestamp_ns is when the call happened.
+// header.timestamp_ns is when the call happened. A registered message carries the registered
+// string's text too, so the collector never waits for the (other thread's) register record.
 struct NvtxEventRecord {
   RecordHeader header;
   uint64_t domain_id;
-  uint64_t range_id;            // kNvtxRangeStart: the id returned to the program; else 0
+  uint64_t range_id;  // range start: the id returned; push: the 0-based level returned; mark: 0
   uint64_t registered_string_id;  // message_kind == kRegistered
-  uint64_t payload_bits;        // raw payload, interpreted by payload_kind
+  uint64_t payload_bits;        // payload bits, zero-extended from payload_kind's width
   uint32_t category;
   uint32_t color;  // ARGB, valid when has_color
   uint8_t has_color;
   NvtxMessageKind message_kind;
   NvtxPayloadKind payload_kind;
   uint8_t reserved;
-  uint32_t text_length;  // message_kind == kText
+  uint32_t text_length;  // message_kind kText or kRegistered
 };
 static_assert(sizeof(NvtxEventRecord) == 64);
 
-// Pop (range_id 0) or range end (range_id as returned by the start).
+// Pop (range_id: the 0-based level the pop returned, per thread and domain) or range end (range_id
+// as returned by the start).
 struct NvtxRangeEndRecord {
   RecordHeader header;
   uint64_t domain_id;

@@ -1,0 +1,147 @@
+#include "cli/profile_command.h"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli/output_path.h"
+#include "cli/trace_options.h"
+#include "collector/profile_session.h"
+#include "injection/protocol/launch_settings.h"
+#include "stats/stats_runner.h"
+
+namespace prof::cli {
+namespace {
+
+constexpr const char* kExamples = R"(
+Examples:
+  prof profile python train.py
+      Trace CUDA, NVTX and OS runtime calls; write report1.sqlite (or the next free name).
+  prof profile -t nvtx,osrt -o step_%p --stats=true ./train --epochs 1
+      Write step_<pid>.sqlite and print the default summary reports when the program ends.
+  prof profile -f true -e OMP_NUM_THREADS=4 -o run python train.py
+      Overwrite run.sqlite and set a variable in the program's environment.)";
+
+// Where the injection libraries are: lib/ next to the bin/ that holds this executable.
+Status FindLibraryDir(std::string* dir) {
+  std::error_code error;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return Status::Error("cannot locate the prof executable: " + error.message());
+  const auto lib = exe.parent_path().parent_path() / "lib";
+  if (!std::filesystem::exists(lib / "libprof_core.so", error)) {
+    return Status::Error("prof's injection libraries are missing from " + lib.string());
+  }
+  *dir = lib.string();
+  return Status::Ok();
+}
+
+std::string ShellQuote(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789-_./=:,+@%") == std::string::npos) {
+    return word;
+  }
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+class ProfileCommand : public Command {
+ public:
+  CLI::App* Register(CLI::App& app) override {
+    CLI::App* sub = app.add_subcommand("profile", "Run a program and write a report of its activity.");
+    sub->footer(kExamples);
+    sub->add_option("-t,--trace", trace_,
+                    "APIs to trace: comma list of cuda, nvtx, osrt, cublas, cudnn, or none")
+        ->default_str(kDefaultTrace);
+    sub->add_option("-o,--output", output_,
+                    "Report file name; %p = pid, %h = host name, %q{VAR} = environment variable, "
+                    "%% = %; .sqlite is appended when missing (default: report1.sqlite, report2...)");
+    sub->add_option("-f,--force-overwrite", force_overwrite_, "Overwrite an existing report (true|false)")
+        ->default_str("false");
+    sub->add_option("--stats", stats_, "Print the default summary reports at the end (true|false)")
+        ->default_str("false");
+    sub->add_option("--osrt-threshold", osrt_threshold_ns_,
+                    "Record OS runtime calls lasting at least this many ns")
+        ->default_str("1000");
+    sub->add_option("-e,--env-var", environment_, "Set NAME=value in the program's environment")
+        ->check([](const std::string& entry) {
+          return entry.find('=') == std::string::npos || entry.front() == '='
+                     ? std::string("expected NAME=value, got '" + entry + "'")
+                     : std::string();
+        });
+    sub->add_flag("-q,--quiet", quiet_, "Print only errors (the program's output is untouched)");
+    sub->prefix_command();  // the first positional is the program; the rest are its arguments
+    sub_ = sub;
+    return sub;
+  }
+
+  int Run() override {
+    if (quiet_) spdlog::set_level(spdlog::level::err);
+    collector::ProfileOptions options;
+    options.command = sub_->remaining();
+    if (options.command.empty()) return Fail(Status::Error("no program given; see prof profile --help"));
+    if (options.command.front().rfind('-', 0) == 0) {
+      return Fail(Status::Error("unknown option " + options.command.front() + "; see prof profile --help"));
+    }
+    Status status = ParseTraceList(trace_, &options.trace_flags);
+    if (!status.ok()) return Fail(status);
+    if (!(status = FindLibraryDir(&options.library_dir)).ok()) return Fail(status);
+    options.trace_text = trace_;
+    options.osrt_threshold_ns = osrt_threshold_ns_;
+    options.extra_environment = environment_;
+    for (const auto& word : options.command) {
+      options.command_line += (options.command_line.empty() ? "" : " ") + ShellQuote(word);
+    }
+    const std::string output = output_;
+    const bool force = force_overwrite_;
+    options.resolve_report_path = [output, force](pid_t pid, std::string* path) {
+      return ResolveReportPath(output, pid, force, path);
+    };
+
+    collector::ProfileResult result;
+    status = collector::RunProfileSession(options, &result);
+    if (!status.ok()) {
+      spdlog::error("error: {}", status.message());
+      // Once the program ran, its exit code matters more to scripts than prof's own failure.
+      return result.report_path.empty() && result.exit_code == 0 ? 1 : result.exit_code;
+    }
+    if (result.dropped_records > 0) {
+      spdlog::warn("warning: {} events were dropped because prof could not keep up",
+                   result.dropped_records);
+    }
+    spdlog::info("report written to {}", result.report_path);
+    if (stats_) PrintStats(result.report_path);
+    return result.exit_code;
+  }
+
+ private:
+  int Fail(const Status& status) {
+    spdlog::error("error: {}", status.message());
+    return 1;
+  }
+
+  void PrintStats(const std::string& report_path) {
+    stats::StatsOptions options;
+    options.quiet = quiet_;
+    Status status = stats::RunStats(report_path, options);
+    if (!status.ok()) spdlog::error("error: {}", status.message());
+  }
+
+  CLI::App* sub_ = nullptr;
+  std::string trace_ = kDefaultTrace;
+  std::string output_;
+  bool force_overwrite_ = false;
+  bool stats_ = false;
+  uint64_t osrt_threshold_ns_ = 1000;
+  std::vector<std::string> environment_;
+  bool quiet_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> MakeProfileCommand() { return std::make_unique<ProfileCommand>(); }
+
+}  // namespace prof::cli

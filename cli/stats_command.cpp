@@ -1,0 +1,74 @@
+#include "cli/stats_command.h"
+
+#include <spdlog/spdlog.h>
+
+#include <string>
+
+#include "stats/report_registry.h"
+#include "stats/stats_runner.h"
+
+namespace prof::cli {
+namespace {
+
+constexpr const char* kExamples = R"(
+Examples:
+  prof stats report1.sqlite
+      Print the default reports (nvtx_sum, osrt_sum) whose data the report has.
+  prof stats -r nvtx_pushpop_trace --timeunit usec report1.sqlite
+      Print every NVTX push/pop range with its nesting, times in microseconds.
+  prof stats -r nvtx_sum,osrt_sum -f csv -o out report1.sqlite
+      Write out_nvtx_sum.csv and out_osrt_sum.csv.)";
+
+std::string DefaultReportNames() {
+  std::string names;
+  for (const stats::ReportSpec& report : stats::AllReports()) {
+    if (report.is_default) names += (names.empty() ? "" : ", ") + std::string(report.name);
+  }
+  return names;
+}
+
+class StatsCommand : public Command {
+ public:
+  CLI::App* Register(CLI::App& app) override {
+    CLI::App* sub = app.add_subcommand(
+        "stats", "Print summary reports of a report (prof's or an nsys SQLite export).");
+    sub->footer(kExamples);
+    sub->add_option("-r,--report", options_.reports,
+                    "Reports to run, comma-separated or repeated: " + stats::ReportNames() +
+                        " (default: " + DefaultReportNames() + ", those with data)")
+        ->delimiter(',');
+    sub->add_option("-f,--format", options_.format,
+                    "column, table, csv, tsv or json (default: column on stdout, csv for files)");
+    sub->add_option("-o,--output", options_.output,
+                    "'-' for stdout, or a prefix: each report goes to <prefix>_<report>.<ext>")
+        ->default_str("-");
+    sub->add_option("--timeunit", options_.time_unit, "Unit of the time columns: nsec, usec, msec, sec")
+        ->default_str("nsec");
+    sub->add_flag("--force-overwrite", options_.force_overwrite,
+                  "Replace existing output files (--force-overwrite=false to refuse)");
+    sub->add_flag("-q,--quiet", options_.quiet, "Print only errors");
+    sub->add_option("report", report_path_, "The report: a .sqlite file from prof profile or nsys export")
+        ->required();
+    return sub;
+  }
+
+  int Run() override {
+    if (options_.quiet) spdlog::set_level(spdlog::level::err);
+    const Status status = stats::RunStats(report_path_, options_);
+    if (!status.ok()) {
+      spdlog::error("error: {}", status.message());
+      return 1;
+    }
+    return 0;
+  }
+
+ private:
+  stats::StatsOptions options_;
+  std::string report_path_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> MakeStatsCommand() { return std::make_unique<StatsCommand>(); }
+
+}  // namespace prof::cli

@@ -1,0 +1,16 @@
+// The --trace value: a comma list of cuda, nvtx, osrt, cublas, cudnn, or none (alone).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/status.h"
+
+namespace prof::cli {
+
+inline constexpr const char* kDefaultTrace = "cuda,nvtx,osrt";
+
+// Parses `text` into protocol::TraceFlag bits; an unknown value is an error naming the valid ones.
+Status ParseTraceList(const std::string& text, uint32_t* flags);
+
+}  // namespace prof::cli

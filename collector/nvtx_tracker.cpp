@@ -1,0 +1,259 @@
+#include "collector/nvtx_tracker.h"
+
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "collector/record_text.h"
+
+namespace prof::collector {
+namespace {
+
+using protocol::NvtxPayloadKind;
+using protocol::RecordHeader;
+using protocol::RecordKind;
+
+// ENUM_NSYS_EVENT_TYPE ids of the NVTX_EVENTS rows prof writes.
+constexpr int32_t kNvtxCategoryEvent = 33;
+constexpr int32_t kNvtxMarkEvent = 34;
+constexpr int32_t kNvtxPushPopRangeEvent = 59;
+constexpr int32_t kNvtxStartEndRangeEvent = 60;
+constexpr int32_t kNvtxDomainCreateEvent = 75;
+constexpr int32_t kNvtxDomainDestroyEvent = 76;
+
+template <typename Record>
+Record Copy(const RecordHeader& header) {
+  Record record;
+  std::memcpy(&record, &header, sizeof(record));
+  return record;
+}
+
+template <typename To, typename From>
+To BitCast(From bits) {
+  To value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+// The payload column nsys fills for `kind`; 32-bit payloads arrive zero-extended.
+void SetPayload(NvtxPayloadKind kind, uint64_t bits, storage::NvtxEventRow* row) {
+  switch (kind) {
+    case NvtxPayloadKind::kUnsignedInt64:
+      row->uint64_value = static_cast<int64_t>(bits);
+      break;
+    case NvtxPayloadKind::kInt64:
+      row->int64_value = static_cast<int64_t>(bits);
+      break;
+    case NvtxPayloadKind::kDouble:
+      row->double_value = BitCast<double>(bits);
+      break;
+    case NvtxPayloadKind::kUnsignedInt32:
+      row->uint32_value = static_cast<int64_t>(static_cast<uint32_t>(bits));
+      break;
+    case NvtxPayloadKind::kInt32:
+      row->int32_value = static_cast<int32_t>(static_cast<uint32_t>(bits));
+      break;
+    case NvtxPayloadKind::kFloat:
+      row->float_value = BitCast<float>(static_cast<uint32_t>(bits));
+      break;
+    case NvtxPayloadKind::kNone:
+    case NvtxPayloadKind::kJsonRegistered:
+      break;
+  }
+}
+
+}  // namespace
+
+const NvtxTracker::KindHandler NvtxTracker::kHandlers[] = {
+    {RecordKind::kNvtxDomainCreate, sizeof(protocol::NvtxDomainRecord),
+     &NvtxTracker::OnDomainCreate},
+    {RecordKind::kNvtxDomainDestroy, sizeof(protocol::NvtxDomainRecord),
+     &NvtxTracker::OnDomainDestroy},
+    {RecordKind::kNvtxStringRegister, sizeof(protocol::NvtxStringRecord),
+     &NvtxTracker::OnStringRegister},
+    {RecordKind::kNvtxCategoryName, sizeof(protocol::NvtxCategoryRecord),
+     &NvtxTracker::OnCategoryName},
+    {RecordKind::kNvtxPush, sizeof(protocol::NvtxEventRecord), &NvtxTracker::OnPush},
+    {RecordKind::kNvtxPop, sizeof(protocol::NvtxRangeEndRecord), &NvtxTracker::OnPop},
+    {RecordKind::kNvtxRangeStart, sizeof(protocol::NvtxEventRecord), &NvtxTracker::OnRangeStart},
+    {RecordKind::kNvtxRangeEnd, sizeof(protocol::NvtxRangeEndRecord), &NvtxTracker::OnRangeEnd},
+    {RecordKind::kNvtxMark, sizeof(protocol::NvtxEventRecord), &NvtxTracker::OnMark},
+};
+
+void NvtxTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
+  for (const KindHandler& entry : kHandlers) {
+    dispatcher->Register(entry.kind, entry.fixed_size,
+                         [this](const ProcessStream& process, const RecordHeader& record) {
+                           OnRecord(process, record);
+                         });
+  }
+}
+
+void NvtxTracker::OnRecord(const ProcessStream& process, const RecordHeader& record) {
+  for (const KindHandler& entry : kHandlers) {
+    if (entry.kind != record.kind) continue;
+    if (record.size < entry.fixed_size) break;
+    (this->*entry.handler)(process, record, &processes_[process.pid]);
+    return;
+  }
+  ++stats_.malformed_records;
+}
+
+void NvtxTracker::OnProcessEnd(const ProcessStream& process, int64_t /*end_time*/) {
+  const auto found = processes_.find(process.pid);
+  if (found == processes_.end()) return;
+  ProcessState& state = found->second;
+  for (const auto& [thread_domain, stack] : state.push_stacks) {
+    for (const OpenPush& open : stack) WriteUnclosed(open.row);
+  }
+  for (const auto& [range_id, row] : state.open_ranges) WriteUnclosed(row);
+  stats_.unmatched_pops += state.early_ends.size();
+  processes_.erase(found);
+}
+
+void NvtxTracker::WriteUnclosed(const storage::NvtxEventRow& row) {
+  ++stats_.unclosed_ranges;
+  writer_->AddNvtxEvent(row);
+}
+
+storage::NvtxEventRow NvtxTracker::EventRow(const ProcessStream& process,
+                                            const RecordHeader& record, int32_t event_type) {
+  const auto event = Copy<protocol::NvtxEventRecord>(record);
+  storage::NvtxEventRow row;
+  row.start = process.SessionTime(event.header.timestamp_ns);
+  row.event_type = event_type;
+  row.global_tid = process.GlobalTid(event.header.tid);
+  row.domain_id = static_cast<int64_t>(event.domain_id);
+  if (event.category != 0) row.category = static_cast<int32_t>(event.category);
+  if (event.has_color != 0) row.color = event.color;
+  const std::string_view text = TrailingText<protocol::NvtxEventRecord>(record, event.text_length);
+  if (event.message_kind == protocol::NvtxMessageKind::kText) {
+    row.text = std::string(text);
+  } else if (event.message_kind == protocol::NvtxMessageKind::kRegistered) {
+    row.text_id = writer_->InternString(text);
+  }
+  SetPayload(event.payload_kind, event.payload_bits, &row);
+  return row;
+}
+
+void NvtxTracker::OnDomainCreate(const ProcessStream& process, const RecordHeader& record,
+                                 ProcessState* /*state*/) {
+  const auto domain = Copy<protocol::NvtxDomainRecord>(record);
+  storage::NvtxEventRow row;
+  row.start = process.SessionTime(domain.header.timestamp_ns);
+  row.event_type = kNvtxDomainCreateEvent;
+  row.global_tid = process.GlobalTid(domain.header.tid);
+  row.domain_id = static_cast<int64_t>(domain.domain_id);
+  row.text = std::string(TrailingText<protocol::NvtxDomainRecord>(record, domain.text_length));
+  writer_->AddNvtxEvent(row);
+}
+
+void NvtxTracker::OnDomainDestroy(const ProcessStream& process, const RecordHeader& record,
+                                  ProcessState* /*state*/) {
+  const auto domain = Copy<protocol::NvtxDomainRecord>(record);
+  storage::NvtxEventRow row;
+  row.start = process.SessionTime(domain.header.timestamp_ns);
+  row.event_type = kNvtxDomainDestroyEvent;
+  row.global_tid = process.GlobalTid(domain.header.tid);
+  row.domain_id = static_cast<int64_t>(domain.domain_id);
+  writer_->AddNvtxEvent(row);
+}
+
+// A registered string is a StringIds row; the events that use it carry its text themselves.
+void NvtxTracker::OnStringRegister(const ProcessStream& /*process*/, const RecordHeader& record,
+                                   ProcessState* /*state*/) {
+  const auto string = Copy<protocol::NvtxStringRecord>(record);
+  writer_->InternString(TrailingText<protocol::NvtxStringRecord>(record, string.text_length));
+}
+
+void NvtxTracker::OnCategoryName(const ProcessStream& process, const RecordHeader& record,
+                                 ProcessState* /*state*/) {
+  const auto category = Copy<protocol::NvtxCategoryRecord>(record);
+  storage::NvtxEventRow row;
+  row.start = process.SessionTime(category.header.timestamp_ns);
+  row.event_type = kNvtxCategoryEvent;
+  row.category = static_cast<int32_t>(category.category);
+  row.global_tid = process.GlobalTid(category.header.tid);
+  row.domain_id = static_cast<int64_t>(category.domain_id);
+  row.text = std::string(TrailingText<protocol::NvtxCategoryRecord>(record, category.text_length));
+  writer_->AddNvtxEvent(row);
+}
+
+void NvtxTracker::OnMark(const ProcessStream& process, const RecordHeader& record,
+                         ProcessState* /*state*/) {
+  writer_->AddNvtxEvent(EventRow(process, record, kNvtxMarkEvent));
+}
+
+void NvtxTracker::OnPush(const ProcessStream& process, const RecordHeader& record,
+                         ProcessState* state) {
+  const auto push = Copy<protocol::NvtxEventRecord>(record);
+  state->push_stacks[{push.header.tid, push.domain_id}].push_back(
+      {push.range_id, EventRow(process, record, kNvtxPushPopRangeEvent)});
+}
+
+// The pop of level L closes the open push of level L. Pushes above it lost their pops (dropped
+// records) and stay unclosed; without a push of level L the pop's own push was lost.
+void NvtxTracker::OnPop(const ProcessStream& process, const RecordHeader& record,
+                        ProcessState* state) {
+  const auto pop = Copy<protocol::NvtxRangeEndRecord>(record);
+  const auto found = state->push_stacks.find({pop.header.tid, pop.domain_id});
+  if (found == state->push_stacks.end()) {
+    ++stats_.unmatched_pops;
+    return;
+  }
+  std::vector<OpenPush>& stack = found->second;
+  while (!stack.empty() && stack.back().level > pop.range_id) {
+    WriteUnclosed(stack.back().row);
+    stack.pop_back();
+  }
+  if (!stack.empty() && stack.back().level == pop.range_id) {
+    storage::NvtxEventRow& row = stack.back().row;
+    row.end = process.SessionTime(pop.header.timestamp_ns);
+    writer_->AddNvtxEvent(row);
+    stack.pop_back();
+  } else {
+    ++stats_.unmatched_pops;
+  }
+  if (stack.empty()) state->push_stacks.erase(found);
+}
+
+void NvtxTracker::OnRangeStart(const ProcessStream& process, const RecordHeader& record,
+                               ProcessState* state) {
+  const auto start = Copy<protocol::NvtxEventRecord>(record);
+  storage::NvtxEventRow row = EventRow(process, record, kNvtxStartEndRangeEvent);
+  row.range_id = static_cast<int64_t>(start.range_id);
+  const auto early = state->early_ends.find(start.range_id);
+  if (early == state->early_ends.end()) {
+    state->open_ranges[start.range_id] = std::move(row);
+    return;
+  }
+  row.end = early->second.end;
+  if (early->second.end_global_tid != row.global_tid)
+    row.end_global_tid = early->second.end_global_tid;
+  writer_->AddNvtxEvent(row);
+  state->early_ends.erase(early);
+}
+
+void NvtxTracker::OnRangeEnd(const ProcessStream& process, const RecordHeader& record,
+                             ProcessState* state) {
+  const auto end = Copy<protocol::NvtxRangeEndRecord>(record);
+  const int64_t end_time = process.SessionTime(end.header.timestamp_ns);
+  const int64_t end_global_tid = process.GlobalTid(end.header.tid);
+  const auto open = state->open_ranges.find(end.range_id);
+  if (open == state->open_ranges.end()) {
+    // The start may still be in another thread's buffer; wait for it, within bounds.
+    if (state->early_ends.size() < kMaxEarlyEnds) {
+      state->early_ends[end.range_id] = {end_time, end_global_tid};
+    } else {
+      ++stats_.unmatched_pops;
+    }
+    return;
+  }
+  storage::NvtxEventRow& row = open->second;
+  row.end = end_time;
+  if (end_global_tid != row.global_tid) row.end_global_tid = end_global_tid;
+  writer_->AddNvtxEvent(row);
+  state->open_ranges.erase(open);
+}
+
+}  // namespace prof::collector

@@ -1,0 +1,44 @@
+#include "collector/osrt_tracker.h"
+
+#include <cstring>
+#include <string>
+
+#include "injection/protocol/osrt_functions.h"
+
+namespace prof::collector {
+
+void OsrtTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
+  dispatcher->Register(protocol::RecordKind::kOsrtCall, sizeof(protocol::OsrtCallRecord),
+                       [this](const ProcessStream& process, const protocol::RecordHeader& record) {
+                         OnCall(process, record);
+                       });
+}
+
+storage::StringId OsrtTracker::NameId(uint16_t function_id) {
+  if (function_id >= name_ids_.size()) {
+    name_ids_.resize(function_id + 1u);
+    name_interned_.resize(function_id + 1u);
+  }
+  if (!name_interned_[function_id]) {
+    const char* name = protocol::OsrtFunctionName(function_id);
+    name_ids_[function_id] = writer_->InternString(
+        name != nullptr ? std::string(name) : "[unknown function " + std::to_string(function_id) + "]");
+    name_interned_[function_id] = true;
+  }
+  return name_ids_[function_id];
+}
+
+void OsrtTracker::OnCall(const ProcessStream& process, const protocol::RecordHeader& record) {
+  protocol::OsrtCallRecord call;
+  std::memcpy(&call, &record, sizeof(call));
+  storage::OsrtCallRow row;
+  row.start = process.SessionTime(call.header.timestamp_ns);
+  row.end = process.SessionTime(call.end_ns);
+  row.global_tid = process.GlobalTid(call.header.tid);
+  row.name_id = NameId(call.function_id);
+  row.return_value = call.return_value;
+  row.nesting_level = call.nesting_level;
+  writer_->AddOsrtCall(row);
+}
+
+}  // namespace prof::collector

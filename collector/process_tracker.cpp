@@ -1,0 +1,47 @@
+#include "collector/process_tracker.h"
+
+#include <cstring>
+#include <string_view>
+
+#include "collector/record_text.h"
+
+namespace prof::collector {
+
+void ProcessTracker::OnHello(const protocol::RecordHeader& record, ProcessStream* process) {
+  protocol::StreamHello hello;
+  std::memcpy(&hello, &record, sizeof(hello));
+  process->pid = hello.pid;
+  process->name = std::string(TrailingText<protocol::StreamHello>(record, hello.text_length));
+  writer_->AddProcess(process->GlobalPid(), process->pid, process->name);
+}
+
+void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
+  dispatcher->Register(protocol::RecordKind::kThreadName, sizeof(protocol::ThreadNameRecord),
+                       [this](const ProcessStream& process, const protocol::RecordHeader& record) {
+                         OnThreadName(process, record);
+                       });
+  dispatcher->Register(protocol::RecordKind::kDroppedRecords, sizeof(protocol::DroppedRecordsRecord),
+                       [this](const ProcessStream&, const protocol::RecordHeader& record) {
+                         OnDropped(record);
+                       });
+  // The end of a process is the end of its stream; its exit record carries nothing more today.
+  dispatcher->Register(protocol::RecordKind::kProcessExit, sizeof(protocol::ProcessExitRecord),
+                       [](const ProcessStream&, const protocol::RecordHeader&) {});
+}
+
+void ProcessTracker::OnThreadName(const ProcessStream& process,
+                                  const protocol::RecordHeader& record) {
+  protocol::ThreadNameRecord name;
+  std::memcpy(&name, &record, sizeof(name));
+  writer_->SetThreadName(process.GlobalTid(name.named_tid),
+                         TrailingText<protocol::ThreadNameRecord>(record, name.text_length),
+                         kDefaultThreadPriority);
+}
+
+void ProcessTracker::OnDropped(const protocol::RecordHeader& record) {
+  protocol::DroppedRecordsRecord dropped;
+  std::memcpy(&dropped, &record, sizeof(dropped));
+  dropped_records_ += dropped.dropped;
+}
+
+}  // namespace prof::collector

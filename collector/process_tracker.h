@@ -1,0 +1,34 @@
+// Processes and threads of the session: PROCESSES rows from each stream's hello, ThreadNames from
+// thread-name records, and the counts of records the injected code dropped.
+#pragma once
+
+#include <cstdint>
+
+#include "collector/process_stream.h"
+#include "collector/record_dispatcher.h"
+#include "storage/report_writer.h"
+
+namespace prof::collector {
+
+class ProcessTracker {
+ public:
+  explicit ProcessTracker(storage::ReportWriter* writer) : writer_(writer) {}
+
+  // Fills `process` from its stream's first record (a validated StreamHello) and records it.
+  void OnHello(const protocol::RecordHeader& record, ProcessStream* process);
+  void RegisterHandlers(RecordDispatcher* dispatcher);
+
+  uint64_t dropped_records() const { return dropped_records_; }
+
+ private:
+  void OnThreadName(const ProcessStream& process, const protocol::RecordHeader& record);
+  void OnDropped(const protocol::RecordHeader& record);
+
+  // nsys writes the scheduling priority of each thread; prof reports the default nice-0 value.
+  static constexpr int32_t kDefaultThreadPriority = 20;
+
+  storage::ReportWriter* writer_;
+  uint64_t dropped_records_ = 0;
+};
+
+}  // namespace prof::collector

@@ -1,0 +1,191 @@
+#include "collector/profile_session.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "collector/launcher.h"
+#include "collector/session_server.h"
+#include "collector/stream_importer.h"
+#include "injection/protocol/clock.h"
+#include "injection/protocol/launch_settings.h"
+#include "storage/report_writer.h"
+
+extern char** environ;
+
+namespace prof::collector {
+namespace {
+
+constexpr int kPollIntervalMs = 100;
+constexpr uint64_t kCommitIntervalNs = 1'000'000'000;
+// After the program exits, processes it left behind get this long to finish their streams.
+constexpr uint64_t kDrainGraceNs = 2'000'000'000;
+
+ChildProcess* g_child_for_signals = nullptr;
+
+void ForwardSignal(int signal) {
+  if (g_child_for_signals != nullptr) g_child_for_signals->Signal(signal);
+}
+
+// SIGTERM/SIGHUP sent to prof go on to the program, which decides when to exit; prof keeps
+// collecting until it does. SIGINT/SIGQUIT from a terminal already reach the whole foreground
+// process group, so prof ignores them rather than delivering them twice.
+void InstallSignalForwarding(ChildProcess* child) {
+  g_child_for_signals = child;
+  struct sigaction action {};
+  action.sa_handler = ForwardSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGHUP, &action, nullptr);
+  signal(SIGINT, SIG_IGN);
+  signal(SIGQUIT, SIG_IGN);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+std::string JoinLibraryPaths(const std::string& dir, uint32_t trace_flags) {
+  std::string preload = dir + "/libprof_core.so";
+  if (trace_flags & protocol::kTraceOsrt) preload += ":" + dir + "/libprof_osrt.so";
+  return preload;
+}
+
+// The child's environment: prof's own variables (listed in *set_by_prof for the report) on top of
+// the inherited one, with -e values last so that the user wins.
+std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const std::string& socket,
+                                          std::string* set_by_prof) {
+  protocol::InjectionSettings settings;
+  settings.trace_flags = options.trace_flags;
+  settings.osrt_threshold_ns = options.osrt_threshold_ns;
+  std::strncpy(settings.socket_path, socket.c_str(), sizeof(settings.socket_path) - 1);
+
+  const char* inherited_preload = std::getenv("LD_PRELOAD");
+  std::string preload = JoinLibraryPaths(options.library_dir, options.trace_flags);
+  if (inherited_preload != nullptr && *inherited_preload != '\0') {
+    preload += std::string(":") + inherited_preload;
+  }
+  std::vector<std::string> ours = {"LD_PRELOAD=" + preload,
+                                   std::string(protocol::kSettingsEnvVar) + "=" +
+                                       protocol::EncodeSettings(settings)};
+  if (options.trace_flags & protocol::kTraceNvtx) {
+    ours.push_back("NVTX_INJECTION64_PATH=" + options.library_dir + "/libprof_nvtx.so");
+  }
+  ours.insert(ours.end(), options.extra_environment.begin(), options.extra_environment.end());
+
+  auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string name = name_of(*entry);
+    bool overridden = false;
+    for (const auto& mine : ours) overridden |= name_of(mine) == name;
+    if (!overridden) environment.emplace_back(*entry);
+  }
+  set_by_prof->clear();
+  for (const auto& mine : ours) {
+    environment.push_back(mine);
+    *set_by_prof += (set_by_prof->empty() ? "" : "\n") + mine;
+  }
+  return environment;
+}
+
+const std::string* FindVariable(const std::vector<std::string>& environment, const char* name) {
+  const std::string prefix = std::string(name) + "=";
+  for (const auto& entry : environment) {
+    if (entry.compare(0, prefix.size(), prefix) == 0) return &entry;
+  }
+  return nullptr;
+}
+
+int64_t UtcNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Reads streams until the program exits and then until its streams end (bounded by the grace).
+// Returns when the program exited (CLOCK_MONOTONIC ns).
+uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, StreamImporter* importer,
+                         storage::ReportWriter* writer, int* exit_code) {
+  uint64_t last_commit = protocol::MonotonicNowNs();
+  bool exited = false;
+  uint64_t exit_time = 0;
+  while (true) {
+    server->PollOnce(exited ? 10 : kPollIntervalMs, exited ? -1 : child->exit_fd(), importer);
+    const uint64_t now = protocol::MonotonicNowNs();
+    if (!exited && child->Reap(false, exit_code)) {
+      exited = true;
+      exit_time = now;
+    }
+    if (now - last_commit >= kCommitIntervalNs) {
+      Status committed = writer->Commit();
+      if (!committed.ok()) spdlog::warn("warning: {}", committed.message());
+      last_commit = now;
+    }
+    if (exited && (server->open_connections() == 0 || now - exit_time > kDrainGraceNs)) break;
+  }
+  server->CloseAll(importer);
+  return exit_time;
+}
+
+}  // namespace
+
+Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
+  const uint64_t session_start = protocol::MonotonicNowNs();
+  const int64_t utc_start = UtcNowNs();
+  std::unique_ptr<SessionServer> server;
+  Status status = SessionServer::Listen(session_start, &server);
+  if (!status.ok()) return status;
+
+  storage::SessionInfo session;
+  LaunchSpec spec;
+  spec.environment = BuildEnvironment(options, server->socket_path(), &session.environment_set);
+  const std::string* path_variable = FindVariable(spec.environment, "PATH");
+  std::string program;
+  status = ResolveProgram(options.command.at(0), path_variable ? path_variable->substr(5) : "",
+                          &program);
+  if (!status.ok()) return status;
+  spec.argv = options.command;
+  spec.argv[0] = program;
+
+  ChildProcess child;
+  if (!(status = child.Spawn(spec)).ok()) return status;
+  std::unique_ptr<storage::ReportWriter> writer;
+  if (!(status = options.resolve_report_path(child.pid(), &result->report_path)).ok() ||
+      !(status = storage::ReportWriter::Create(result->report_path, &writer)).ok()) {
+    child.Cancel();
+    result->report_path.clear();
+    return status;
+  }
+  InstallSignalForwarding(&child);
+  if (!(status = child.Release()).ok()) {
+    writer->Abandon();
+    result->report_path.clear();
+    return status;
+  }
+
+  StreamImporter importer(writer.get());
+  const uint64_t exit_time =
+      ImportUntilExit(server.get(), &child, &importer, writer.get(), &result->exit_code);
+
+  session.prof_version = PROF_VERSION;
+  session.command_line = options.command_line;
+  session.trace_options = options.trace_text;
+  session.osrt_threshold_ns = static_cast<int64_t>(options.osrt_threshold_ns);
+  session.exit_status = result->exit_code;
+  session.duration_ns = static_cast<int64_t>(exit_time - session_start);
+  session.dropped_records = static_cast<int64_t>(importer.dropped_records());
+  session.unknown_records =
+      static_cast<int64_t>(importer.unknown_records() + importer.malformed_records());
+  session.utc_epoch_ns_at_start = utc_start;
+  result->dropped_records = importer.dropped_records();
+  status = writer->Finish(session);
+  if (!status.ok()) result->report_path.clear();
+  return status;
+}
+
+}  // namespace prof::collector

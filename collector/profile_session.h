@@ -1,0 +1,43 @@
+// One `prof profile` run: start the program with prof's libraries injected, import its record
+// streams into the report while it runs, finish the report when it exits.
+//
+// Guarantees: the program's stdin/stdout/stderr are untouched; its exit code (or 128+signal) is
+// returned whatever happens to the report; the report appears under its final name only when
+// complete; nothing is written before the program's launch is known to succeed up to exec.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace prof::collector {
+
+struct ProfileOptions {
+  std::vector<std::string> command;  // the program and its arguments
+  uint32_t trace_flags = 0;          // protocol::TraceFlag bits
+  std::string trace_text;            // the --trace value as the report records it
+  uint64_t osrt_threshold_ns = 1000;
+  std::vector<std::string> extra_environment;  // -e NAME=value
+  std::string library_dir;                     // where libprof_core.so and friends live
+  std::string command_line;                    // for the report: the profiled command, quoted
+  // Names the report once the child's pid is known (for %p); errors abort before the program runs.
+  std::function<Status(pid_t child_pid, std::string* report_path)> resolve_report_path;
+};
+
+struct ProfileResult {
+  int exit_code = 0;        // the program's exit code, or 128+N when signal N killed it
+  std::string report_path;  // empty when no report was written
+  uint64_t dropped_records = 0;
+};
+
+// Fails (with nothing launched or the child cancelled before exec) when the program cannot be
+// started or the report cannot be created. Once the program ran, errors writing the report are
+// returned with `result->exit_code` still set.
+Status RunProfileSession(const ProfileOptions& options, ProfileResult* result);
+
+}  // namespace prof::collector

@@ -1,0 +1,290 @@
+// The process-wide event stream: settings, connection, the flusher thread and the Emit* entry points.
+//
+// Lifecycle: Start() runs from the library constructor (process start, before main), Stop() from
+// the library destructor (exit() or return from main). A fork child restarts the stream with its own
+// connection from the pthread_atfork child handler.
+//
+// Back-pressure policy: a producer whose ring is full wakes the flusher and waits up to
+// kProducerWaitLimitNs; if the ring is still full the record is dropped and counted, and the thread
+// drops further records without waiting until its ring is half empty again, so a stalled launcher
+// costs the program at most one bounded wait per overflow episode.
+#include "injection/core/event_stream.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <poll.h>
+#include <fcntl.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "injection/core/stream_connection.h"
+#include "injection/core/thread_buffer.h"
+
+namespace prof::injection {
+namespace {
+
+constexpr uint64_t kProducerWaitLimitNs = 1'000'000;
+constexpr int kFlushIntervalMs = 20;
+constexpr size_t kSendBatchBytes = 256 * 1024;
+
+protocol::InjectionSettings g_settings;
+std::atomic<bool> g_enabled{false};
+StreamConnection g_connection;
+int g_wake_fd = -1;  // eventfd the producers poke when their ring fills up
+pthread_t g_flusher;
+std::atomic<bool> g_flusher_running{false};
+std::atomic<bool> g_stop_requested{false};
+// Serialises draining and sending between the flusher and the exit path.
+pthread_mutex_t g_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
+pthread_key_t g_thread_exit_key;
+char g_send_batch[kSendBatchBytes];
+
+thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local uint32_t t_tid __attribute__((tls_model("initial-exec"))) = 0;
+thread_local int t_internal_depth __attribute__((tls_model("initial-exec"))) = 0;
+thread_local bool t_inside_emit __attribute__((tls_model("initial-exec"))) = false;
+
+uint32_t ReadTid() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
+
+// Reads /proc/self/comm without libc's stdio (may be interposed); strips the newline.
+size_t ReadProcessName(char* out, size_t capacity) {
+  const int fd = static_cast<int>(syscall(SYS_openat, AT_FDCWD, "/proc/self/comm", O_RDONLY | O_CLOEXEC));
+  if (fd < 0) return 0;
+  const long n = syscall(SYS_read, fd, out, capacity);
+  syscall(SYS_close, fd);
+  size_t length = n > 0 ? static_cast<size_t>(n) : 0;
+  while (length > 0 && (out[length - 1] == '\n' || out[length - 1] == '\0')) --length;
+  return length;
+}
+
+void WakeFlusher() {
+  const uint64_t one = 1;
+  if (g_wake_fd >= 0) syscall(SYS_write, g_wake_fd, &one, sizeof(one));
+}
+
+// Appends the count of records dropped in `buffer` since the last report to the batch.
+size_t AppendDroppedReport(ThreadBuffer* buffer, char* out) {
+  const uint64_t dropped = buffer->dropped.load(std::memory_order_relaxed);
+  if (dropped == buffer->dropped_reported) return 0;
+  protocol::DroppedRecordsRecord record{};
+  record.header = {protocol::RecordKind::kDroppedRecords, sizeof(record), buffer->owner_tid,
+                   MonotonicNowNs()};
+  record.dropped = dropped - buffer->dropped_reported;
+  buffer->dropped_reported = dropped;
+  std::memcpy(out, &record, sizeof(record));
+  return sizeof(record);
+}
+
+// Sends everything published so far. Caller holds g_drain_mutex.
+void DrainAllLocked() {
+  for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
+    const ThreadBuffer::State state = buffer->state.load(std::memory_order_acquire);
+    if (state == ThreadBuffer::State::kFree) continue;
+    size_t used = AppendDroppedReport(buffer, g_send_batch);
+    do {
+      used += buffer->Drain(g_send_batch + used, kSendBatchBytes - used);
+      if (used > 0 && !g_connection.SendAll(g_send_batch, used)) g_enabled.store(false);
+      used = 0;
+    } while (buffer->UsedBytes() > 0 && g_connection.connected());
+    // A retired buffer is drained for the last time: hand it to the next new thread.
+    if (state == ThreadBuffer::State::kRetired) {
+      buffer->state.store(ThreadBuffer::State::kFree, std::memory_order_release);
+    }
+  }
+}
+
+void* FlusherMain(void*) {
+  ++t_internal_depth;  // this thread's own calls are never traced
+  syscall(SYS_prctl, PR_SET_NAME, "prof-flusher", 0, 0, 0);
+  while (!g_stop_requested.load(std::memory_order_acquire)) {
+    pollfd wake{g_wake_fd, POLLIN, 0};
+    if (syscall(SYS_poll, &wake, 1, kFlushIntervalMs) > 0) {
+      uint64_t count;
+      syscall(SYS_read, g_wake_fd, &count, sizeof(count));
+    }
+    pthread_mutex_lock(&g_drain_mutex);
+    if (g_connection.connected()) DrainAllLocked();
+    pthread_mutex_unlock(&g_drain_mutex);
+  }
+  return nullptr;
+}
+
+void OnThreadExit(void* buffer) {
+  static_cast<ThreadBuffer*>(buffer)->state.store(ThreadBuffer::State::kRetired,
+                                                  std::memory_order_release);
+  t_buffer = nullptr;
+}
+
+void SendHello() {
+  struct {
+    protocol::StreamHello hello;
+    char name[64];
+  } message{};
+  const size_t name_length = ReadProcessName(message.name, sizeof(message.name));
+  message.hello.header = {protocol::RecordKind::kStreamHello,
+                          static_cast<uint16_t>(protocol::AlignedRecordSize(
+                              sizeof(protocol::StreamHello) + name_length)),
+                          CurrentTid(), MonotonicNowNs()};
+  message.hello.magic = protocol::kStreamMagic;
+  message.hello.version = protocol::kStreamVersion;
+  message.hello.pid = static_cast<uint32_t>(getpid());
+  message.hello.parent_pid = static_cast<uint32_t>(getppid());
+  message.hello.text_length = static_cast<uint32_t>(name_length);
+  g_connection.SendAll(reinterpret_cast<const char*>(&message), message.hello.header.size);
+}
+
+// Connects and starts the flusher; leaves the stream disabled when anything fails.
+void StartStream() {
+  if (!g_connection.Connect(g_settings.socket_path)) return;
+  SendHello();
+  g_wake_fd = static_cast<int>(syscall(SYS_eventfd2, 0, EFD_CLOEXEC | EFD_NONBLOCK));
+  g_stop_requested.store(false);
+  g_enabled.store(g_connection.connected(), std::memory_order_release);
+  if (pthread_create(&g_flusher, nullptr, FlusherMain, nullptr) == 0) {
+    g_flusher_running.store(true);
+  }
+}
+
+void BeforeFork() { pthread_mutex_lock(&g_drain_mutex); }
+void AfterForkInParent() { pthread_mutex_unlock(&g_drain_mutex); }
+
+// The child keeps only the forking thread: drop the parent's connection and buffered records (they
+// are the parent's to send), then stream on a connection of its own.
+void AfterForkInChild() {
+  ScopedInternalCall internal;
+  pthread_mutex_init(&g_drain_mutex, nullptr);
+  g_enabled.store(false);
+  g_flusher_running.store(false);
+  g_connection.Abandon();
+  if (g_wake_fd >= 0) syscall(SYS_close, g_wake_fd);
+  g_wake_fd = -1;
+  t_tid = 0;
+  for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
+    buffer->Reset();
+    if (buffer != t_buffer) buffer->state.store(ThreadBuffer::State::kFree);
+  }
+  if (t_buffer != nullptr) t_buffer->owner_tid = CurrentTid();
+  StartStream();
+}
+
+ThreadBuffer* BufferOfThisThread() {
+  if (t_buffer != nullptr) return t_buffer;
+  t_buffer = AcquireThreadBuffer(CurrentTid());
+  if (t_buffer == nullptr) return nullptr;
+  pthread_setspecific(g_thread_exit_key, t_buffer);
+  // Every thread's first record names it, so ThreadNames lists each thread seen.
+  char name[16] = {};
+  syscall(SYS_prctl, PR_GET_NAME, name, 0, 0, 0);
+  protocol::ThreadNameRecord record{};
+  record.header = {protocol::RecordKind::kThreadName, 0, 0, MonotonicNowNs()};
+  record.named_tid = CurrentTid();
+  record.text_length = static_cast<uint32_t>(strnlen(name, sizeof(name)));
+  record.header.tid = CurrentTid();
+  record.header.size =
+      static_cast<uint16_t>(protocol::AlignedRecordSize(sizeof(record) + record.text_length));
+  t_buffer->TryAppend(&record, sizeof(record), name, record.text_length);
+  return t_buffer;
+}
+
+// Bounded wait for ring space (see the back-pressure policy at the top of this file).
+bool WaitForSpace(ThreadBuffer* buffer, const void* first, size_t first_size, const void* second,
+                  size_t second_size) {
+  if (buffer->dropping) {
+    if (buffer->UsedBytes() > ThreadBuffer::kCapacity / 2) return false;
+    buffer->dropping = false;
+    return buffer->TryAppend(first, first_size, second, second_size);
+  }
+  WakeFlusher();
+  const uint64_t deadline = MonotonicNowNs() + kProducerWaitLimitNs;
+  while (MonotonicNowNs() < deadline) {
+    sched_yield();
+    if (buffer->TryAppend(first, first_size, second, second_size)) return true;
+  }
+  buffer->dropping = true;
+  return false;
+}
+
+void Emit(protocol::RecordHeader* record, size_t fixed_size, const char* text, size_t text_length) {
+  if (!g_enabled.load(std::memory_order_acquire) || t_internal_depth > 0) return;
+  if (t_inside_emit) {
+    // A signal handler interrupted this thread's own Emit: appending now would corrupt the ring.
+    if (t_buffer != nullptr) t_buffer->dropped.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  const int saved_errno = errno;
+  t_inside_emit = true;
+  ThreadBuffer* buffer = BufferOfThisThread();
+  if (buffer != nullptr) {
+    record->tid = CurrentTid();
+    record->size = static_cast<uint16_t>(protocol::AlignedRecordSize(fixed_size + text_length));
+    if (!buffer->TryAppend(record, fixed_size, text, text_length) &&
+        !WaitForSpace(buffer, record, fixed_size, text, text_length)) {
+      buffer->dropped.fetch_add(1, std::memory_order_relaxed);
+    } else if (buffer->UsedBytes() > ThreadBuffer::kCapacity / 2) {
+      WakeFlusher();
+    }
+  }
+  t_inside_emit = false;
+  errno = saved_errno;
+}
+
+__attribute__((constructor)) void StartAtLoad() {
+  ScopedInternalCall internal;
+  if (!protocol::DecodeSettings(getenv(protocol::kSettingsEnvVar), &g_settings)) return;
+  pthread_key_create(&g_thread_exit_key, OnThreadExit);
+  pthread_atfork(BeforeFork, AfterForkInParent, AfterForkInChild);
+  StartStream();
+}
+
+__attribute__((destructor)) void StopAtExit() {
+  if (!g_enabled.load()) return;
+  ScopedInternalCall internal;
+  // Stop the flusher first so that the final drain below is the last writer of the connection.
+  g_stop_requested.store(true, std::memory_order_release);
+  WakeFlusher();
+  if (g_flusher_running.exchange(false)) pthread_join(g_flusher, nullptr);
+  g_enabled.store(false, std::memory_order_release);
+  pthread_mutex_lock(&g_drain_mutex);
+  DrainAllLocked();
+  protocol::ProcessExitRecord exit_record{};
+  exit_record.header = {protocol::RecordKind::kProcessExit, sizeof(exit_record), CurrentTid(),
+                        MonotonicNowNs()};
+  g_connection.SendAll(reinterpret_cast<const char*>(&exit_record), sizeof(exit_record));
+  g_connection.Close();
+  pthread_mutex_unlock(&g_drain_mutex);
+}
+
+}  // namespace
+
+const protocol::InjectionSettings& Settings() { return g_settings; }
+
+bool StreamEnabled() { return g_enabled.load(std::memory_order_acquire); }
+
+uint32_t CurrentTid() {
+  if (t_tid == 0) t_tid = ReadTid();
+  return t_tid;
+}
+
+void EmitRecord(protocol::RecordHeader* record, size_t fixed_size) {
+  Emit(record, fixed_size, nullptr, 0);
+}
+
+void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size, const char* text,
+                        size_t text_length) {
+  Emit(record, fixed_size, text, ClampTextLength(text_length));
+}
+
+bool InsideInternalCall() { return t_internal_depth > 0; }
+
+ScopedInternalCall::ScopedInternalCall() { ++t_internal_depth; }
+ScopedInternalCall::~ScopedInternalCall() { --t_internal_depth; }
+
+}  // namespace prof::injection

@@ -1,0 +1,57 @@
+#include "injection/core/stream_connection.h"
+
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace prof::injection {
+
+bool StreamConnection::Connect(const char* socket_path) {
+  const int fd = static_cast<int>(syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (fd < 0) return false;
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, socket_path, sizeof(address.sun_path) - 1);
+  if (syscall(SYS_connect, fd, &address, sizeof(address)) != 0) {
+    syscall(SYS_close, fd);
+    return false;
+  }
+  // A bounded send keeps a stalled launcher from hanging the program's exit.
+  const timeval timeout{kSendTimeoutMs / 1000, (kSendTimeoutMs % 1000) * 1000};
+  syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
+  fd_ = fd;
+  return true;
+}
+
+bool StreamConnection::SendAll(const char* data, size_t size) {
+  while (size > 0 && fd_ >= 0) {
+    const long sent = syscall(SYS_sendto, fd_, data, size, MSG_NOSIGNAL, nullptr, 0);
+    if (sent > 0) {
+      data += sent;
+      size -= static_cast<size_t>(sent);
+    } else if (sent < 0 && errno == EINTR) {
+      continue;
+    } else {
+      Abandon();
+    }
+  }
+  return size == 0;
+}
+
+void StreamConnection::Abandon() {
+  if (fd_ >= 0) syscall(SYS_close, fd_);
+  fd_ = -1;
+}
+
+void StreamConnection::Close() {
+  if (fd_ < 0) return;
+  syscall(SYS_shutdown, fd_, SHUT_WR);
+  Abandon();
+}
+
+}  // namespace prof::injection

@@ -1,0 +1,118 @@
+#include "injection/core/thread_buffer.h"
+
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <new>
+
+#include "injection/protocol/record_format.h"
+
+namespace prof::injection {
+namespace {
+
+std::atomic<ThreadBuffer*> g_pool_head{nullptr};
+
+// Raw system call: the mmap wrapper may be interposed by the OS-runtime tracer.
+void* MapAnonymous(size_t bytes) {
+  const long result = syscall(SYS_mmap, nullptr, bytes, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return result < 0 && result > -4096 ? nullptr : reinterpret_cast<void*>(result);
+}
+
+}  // namespace
+
+bool ThreadBuffer::TryAppend(const void* first, size_t first_size, const void* second,
+                             size_t second_size) {
+  const size_t total = protocol::AlignedRecordSize(first_size + second_size);
+  const uint64_t head = head_.load(std::memory_order_relaxed);
+  const uint64_t tail = tail_.load(std::memory_order_acquire);
+  if (kCapacity - (head - tail) < total) return false;
+  // The ring is copied piecewise so that a record may wrap around its end.
+  size_t offset = head & (kCapacity - 1);
+  auto copy_in = [&](const void* source, size_t size) {
+    const char* bytes = static_cast<const char*>(source);
+    const size_t until_end = kCapacity - offset;
+    if (size <= until_end) {
+      std::memcpy(data_ + offset, bytes, size);
+    } else {
+      std::memcpy(data_ + offset, bytes, until_end);
+      std::memcpy(data_, bytes + until_end, size - until_end);
+    }
+    offset = (offset + size) & (kCapacity - 1);
+  };
+  copy_in(first, first_size);
+  if (second_size > 0) copy_in(second, second_size);
+  static constexpr char kPadding[protocol::kRecordAlignment] = {};
+  const size_t padding = total - first_size - second_size;
+  if (padding > 0) copy_in(kPadding, padding);
+  head_.store(head + total, std::memory_order_release);
+  return true;
+}
+
+size_t ThreadBuffer::Drain(char* out, size_t capacity) {
+  const uint64_t head = head_.load(std::memory_order_acquire);
+  const uint64_t tail = tail_.load(std::memory_order_relaxed);
+  uint64_t end = tail;
+  // Stop at the last whole record that fits; record sizes sit at byte 2 of each header.
+  while (end < head) {
+    const size_t size_offset = (end + 2) & (kCapacity - 1);
+    uint16_t size;
+    std::memcpy(&size, data_ + size_offset, 1);
+    std::memcpy(reinterpret_cast<char*>(&size) + 1, data_ + ((size_offset + 1) & (kCapacity - 1)), 1);
+    if (end + size - tail > capacity) break;
+    end += size;
+  }
+  const size_t count = end - tail;
+  const size_t offset = tail & (kCapacity - 1);
+  const size_t until_end = kCapacity - offset;
+  if (count <= until_end) {
+    std::memcpy(out, data_ + offset, count);
+  } else {
+    std::memcpy(out, data_ + offset, until_end);
+    std::memcpy(out + until_end, data_, count - until_end);
+  }
+  tail_.store(end, std::memory_order_release);
+  return count;
+}
+
+size_t ThreadBuffer::UsedBytes() const {
+  return head_.load(std::memory_order_acquire) - tail_.load(std::memory_order_acquire);
+}
+
+void ThreadBuffer::Reset() {
+  head_.store(0, std::memory_order_relaxed);
+  tail_.store(0, std::memory_order_relaxed);
+  dropped.store(0, std::memory_order_relaxed);
+  dropped_reported = 0;
+  dropping = false;
+}
+
+ThreadBuffer* AcquireThreadBuffer(uint32_t tid) {
+  for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
+    ThreadBuffer::State expected = ThreadBuffer::State::kFree;
+    if (buffer->state.compare_exchange_strong(expected, ThreadBuffer::State::kOwned,
+                                              std::memory_order_acq_rel)) {
+      buffer->owner_tid = tid;
+      buffer->owner_thread = pthread_self();
+      return buffer;
+    }
+  }
+  void* memory = MapAnonymous(sizeof(ThreadBuffer));
+  if (memory == nullptr) return nullptr;
+  ThreadBuffer* buffer = new (memory) ThreadBuffer();
+  buffer->state.store(ThreadBuffer::State::kOwned, std::memory_order_relaxed);
+  buffer->owner_tid = tid;
+  buffer->owner_thread = pthread_self();
+  ThreadBuffer* head = g_pool_head.load(std::memory_order_relaxed);
+  do {
+    buffer->next = head;
+  } while (!g_pool_head.compare_exchange_weak(head, buffer, std::memory_order_release,
+                                              std::memory_order_relaxed));
+  return buffer;
+}
+
+ThreadBuffer* FirstThreadBuffer() { return g_pool_head.load(std::memory_order_acquire); }
+
+}  // namespace prof::injection

@@ -1,0 +1,59 @@
+// Per-thread record rings of one process, and the pool that hands them out.
+//
+// Each thread that emits owns one ThreadBuffer: a single-producer/single-consumer byte ring. The
+// owning thread appends whole records and then publishes `head`; the drainer (the stream's flusher
+// thread, or the exit path, serialised by the stream) copies bytes out of [tail, head) and
+// publishes `tail`. Since `head` only moves past complete records, every drained span holds whole
+// records. Buffers live in anonymous private memory, so a fork child gets its own copies.
+//
+// Buffers are never unmapped: when their thread exits they are retired, drained one last time and
+// then reused by a new thread, so memory stays bounded by the peak number of live threads.
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace prof::injection {
+
+class ThreadBuffer {
+ public:
+  static constexpr size_t kCapacity = size_t{1} << 20;  // bytes, a power of two
+
+  enum class State : uint32_t { kFree = 0, kOwned = 1, kRetired = 2 };
+
+  // Copies `first` then `second` in as one record; false when the ring lacks the space.
+  bool TryAppend(const void* first, size_t first_size, const void* second, size_t second_size);
+  // Moves whole published records into `out`, at most `capacity` bytes; returns the byte count.
+  // `capacity` must be at least the largest record size (64 KiB).
+  size_t Drain(char* out, size_t capacity);
+  size_t UsedBytes() const;
+  // Forgets all content (fork child, reuse).
+  void Reset();
+
+  std::atomic<State> state{State::kFree};
+  uint32_t owner_tid = 0;
+  pthread_t owner_thread{};
+  // Records this thread dropped; the drainer reports the difference since its last look.
+  std::atomic<uint64_t> dropped{0};
+  uint64_t dropped_reported = 0;  // drainer-side
+  // Set after a bounded wait failed; cleared when the ring is half empty again.
+  bool dropping = false;
+  ThreadBuffer* next = nullptr;  // pool list, immutable once published
+
+ private:
+  alignas(64) std::atomic<uint64_t> head_{0};  // written by the owner
+  alignas(64) std::atomic<uint64_t> tail_{0};  // written by the drainer
+  alignas(64) char data_[kCapacity];
+};
+
+// Claims a free (or new) buffer for the calling thread; nullptr when memory is exhausted.
+// Async-signal-safe: lock-free list, memory from a raw mmap system call.
+ThreadBuffer* AcquireThreadBuffer(uint32_t tid);
+
+// Head of the pool list, for drainers.
+ThreadBuffer* FirstThreadBuffer();
+
+}  // namespace prof::injection

@@ -1,0 +1,33 @@
+// Builds the NVTX records of injection/protocol/record_format.h and hands them to libprof_core's
+// event stream. Callers read the clock first thing in the NVTX call and pass the timestamp, so a
+// range's start is not delayed by prof's own work.
+#pragma once
+
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstdint>
+
+#include "injection/nvtx/nvtx_handles.h"
+#include "injection/nvtx/utf8_text.h"
+#include "injection/protocol/record_format.h"
+
+namespace prof::injection::nvtx {
+
+// kNvtxPush, kNvtxRangeStart or kNvtxMark with the program's attributes (category, colour, payload,
+// message). `range_id`: the id a range start returned, the level a push returned, 0 for a mark.
+// Null or undersized attributes make an event without message or attributes.
+void EmitEvent(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id, uint64_t range_id,
+               const nvtxEventAttributes_t* attributes);
+
+// kNvtxPop (`range_id`: the level the pop returned) or kNvtxRangeEnd (`range_id`: the range's id).
+void EmitRangeEnd(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id,
+                  uint64_t range_id);
+
+void EmitDomainCreate(uint64_t timestamp, const DomainHandle& domain);
+void EmitDomainDestroy(uint64_t timestamp, uint64_t domain_id);
+void EmitStringRegister(uint64_t timestamp, const StringHandle& string);
+void EmitCategoryName(uint64_t timestamp, uint64_t domain_id, uint32_t category,
+                      const Utf8Text& name);
+void EmitThreadName(uint64_t timestamp, uint32_t tid, const Utf8Text& name);
+
+}  // namespace prof::injection::nvtx

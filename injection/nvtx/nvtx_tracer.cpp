@@ -1,0 +1,118 @@
+#include "injection/nvtx/nvtx_tracer.h"
+
+#include "injection/core/event_stream.h"
+#include "injection/nvtx/nesting_levels.h"
+#include "injection/nvtx/nvtx_handles.h"
+#include "injection/nvtx/nvtx_records.h"
+
+namespace prof::injection::nvtx {
+namespace {
+
+using protocol::RecordKind;
+
+DomainHandle* AsDomain(nvtxDomainHandle_t handle) {
+  return reinterpret_cast<DomainHandle*>(handle);
+}
+
+uint64_t DomainId(nvtxDomainHandle_t handle) {
+  return handle == nullptr ? 0 : AsDomain(handle)->id;
+}
+
+// DomainId for a call that opens something in the domain: in a fork child, the first such call
+// repeats the domain's create record on the child's own stream.
+uint64_t AnnouncedDomainId(nvtxDomainHandle_t handle, uint64_t timestamp) {
+  if (handle == nullptr) return 0;
+  DomainHandle* domain = AsDomain(handle);
+  if (ClaimDomainAnnouncement(domain)) EmitDomainCreate(timestamp, *domain);
+  return domain->id;
+}
+
+nvtxEventAttributes_t EmptyAttributes() {
+  nvtxEventAttributes_t attributes{};
+  attributes.version = NVTX_VERSION;
+  attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  return attributes;
+}
+
+}  // namespace
+
+void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+  const uint64_t now = MonotonicNowNs();
+  EmitEvent(RecordKind::kNvtxMark, now, AnnouncedDomainId(domain, now), 0, attributes);
+}
+
+nvtxRangeId_t RangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+  const uint64_t now = MonotonicNowNs();
+  const uint64_t id = NextRangeId();
+  EmitEvent(RecordKind::kNvtxRangeStart, now, AnnouncedDomainId(domain, now), id, attributes);
+  return id;
+}
+
+void RangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
+  const uint64_t now = MonotonicNowNs();
+  if (id == 0) return;  // never returned by RangeStart: nothing to end
+  EmitRangeEnd(RecordKind::kNvtxRangeEnd, now, DomainId(domain), id);
+}
+
+int RangePush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+  const uint64_t now = MonotonicNowNs();
+  const uint64_t domain_id = AnnouncedDomainId(domain, now);
+  const int32_t level = PushLevel(domain_id);
+  if (level >= 0) EmitEvent(RecordKind::kNvtxPush, now, domain_id, level, attributes);
+  return level;
+}
+
+int RangePop(nvtxDomainHandle_t domain) {
+  const uint64_t now = MonotonicNowNs();
+  const uint64_t domain_id = DomainId(domain);
+  const int32_t level = PopLevel(domain_id);
+  if (level >= 0) EmitRangeEnd(RecordKind::kNvtxPop, now, domain_id, level);
+  return level;
+}
+
+void NameCategory(nvtxDomainHandle_t domain, uint32_t category, const Utf8Text& name) {
+  const uint64_t now = MonotonicNowNs();
+  EmitCategoryName(now, AnnouncedDomainId(domain, now), category, name);
+}
+
+void NameOsThread(uint32_t tid, const Utf8Text& name) {
+  EmitThreadName(MonotonicNowNs(), tid, name);
+}
+
+nvtxDomainHandle_t DomainCreate(const Utf8Text& name) {
+  const uint64_t now = MonotonicNowNs();
+  DomainHandle* domain = NewDomainHandle(name.data(), name.size());
+  if (domain == nullptr)
+    return nullptr;  // out of memory: the caller's events go to the default domain
+  EmitDomainCreate(now, *domain);
+  return reinterpret_cast<nvtxDomainHandle_t>(domain);
+}
+
+void DomainDestroy(nvtxDomainHandle_t domain) {
+  const uint64_t now = MonotonicNowNs();
+  if (domain != nullptr) EmitDomainDestroy(now, DomainId(domain));
+}
+
+nvtxStringHandle_t RegisterString(nvtxDomainHandle_t domain, const Utf8Text& text) {
+  const uint64_t now = MonotonicNowNs();
+  StringHandle* string = NewStringHandle(AnnouncedDomainId(domain, now), text.data(), text.size());
+  if (string == nullptr) return nullptr;
+  EmitStringRegister(now, *string);
+  return reinterpret_cast<nvtxStringHandle_t>(string);
+}
+
+nvtxEventAttributes_t MessageAttributes(const char* message) {
+  nvtxEventAttributes_t attributes = EmptyAttributes();
+  attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  attributes.message.ascii = message;
+  return attributes;
+}
+
+nvtxEventAttributes_t MessageAttributes(const wchar_t* message) {
+  nvtxEventAttributes_t attributes = EmptyAttributes();
+  attributes.messageType = NVTX_MESSAGE_TYPE_UNICODE;
+  attributes.message.unicode = message;
+  return attributes;
+}
+
+}  // namespace prof::injection::nvtx

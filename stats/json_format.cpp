@@ -1,0 +1,58 @@
+// json output (format_renderers.h).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <string>
+
+#include "stats/cell_text.h"
+#include "stats/format_renderers.h"
+
+namespace prof::stats {
+namespace {
+
+std::string JsonString(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out += fmt::format("\\u{:04x}", c);
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + '"';
+}
+
+std::string JsonValue(const Cell& cell) {
+  if (std::holds_alternative<std::monostate>(cell)) return "null";
+  if (const auto* text = std::get_if<std::string>(&cell)) return JsonString(*text);
+  // JSON has no NaN or infinity.
+  if (const auto* real = std::get_if<double>(&cell); real != nullptr && !std::isfinite(*real)) {
+    return "null";
+  }
+  return CellText(cell);
+}
+
+}  // namespace
+
+std::string RenderJson(const ResultTable& table) {
+  std::string out = "[\n";
+  for (size_t r = 0; r < table.rows.size(); ++r) {
+    out += "  {";
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+      if (c > 0) out += ", ";
+      out += JsonString(table.columns[c]) + ": " + JsonValue(table.rows[r][c]);
+    }
+    out += r + 1 < table.rows.size() ? "},\n" : "}\n";
+  }
+  return out + "]\n";
+}
+
+}  // namespace prof::stats

@@ -1,0 +1,35 @@
+#include "stats/report_database.h"
+
+#include <array>
+#include <string_view>
+
+#include "stats/sql_statistics.h"
+
+namespace prof::stats {
+namespace {
+
+constexpr std::array<std::string_view, 2> kReportMarkerTables = {"META_DATA_EXPORT", "StringIds"};
+
+Status CheckIsReport(storage::Database* db) {
+  for (std::string_view table : kReportMarkerTables) {
+    bool exists = false;
+    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    if (exists) return Status::Ok();
+  }
+  return Status::Error(db->path() +
+                       " is not a prof or nsys report (it has no META_DATA_EXPORT or StringIds "
+                       "table)");
+}
+
+}  // namespace
+
+Status OpenReportDatabase(const std::string& path, storage::Database* out) {
+  storage::Database db;
+  if (Status status = storage::Database::OpenReadOnly(path, &db); !status.ok()) return status;
+  if (Status status = CheckIsReport(&db); !status.ok()) return status;
+  if (Status status = RegisterStatisticsFunctions(&db); !status.ok()) return status;
+  *out = std::move(db);
+  return Status::Ok();
+}
+
+}  // namespace prof::stats

@@ -1,0 +1,105 @@
+-- nvtx_pushpop_trace: NVTX Push/Pop Range Trace. One row per push/pop range that ended, with its
+-- place in the push/pop stack of its thread and NVTX domain (NVTX keeps one stack per thread and
+-- domain). Rows by start time (ties: the enclosing range first). Times in ns. Reads the
+-- nvtx_ranges view.
+--
+-- Nesting is derived from the timestamps: a range's parent is the innermost range of the same
+-- thread and domain that is still open when it starts. At one timestamp, ranges that end there
+-- close before ranges that start there open, so back-to-back ranges are siblings, and a
+-- zero-length range closes right after it opens.
+WITH RECURSIVE
+  -- RangeId: position in start order, longer (enclosing) ranges first at equal starts.
+  ranges AS (
+    SELECT
+      row_number() OVER (ORDER BY start, end DESC, globalTid, domainId, eventRow) AS id,
+      start, end, duration, name, globalTid, domainId
+    FROM nvtx_ranges
+    WHERE style = 'PushPop'
+  ),
+  -- +1 when a range opens, -1 when it closes. Events of one timestamp: closes of ranges with a
+  -- length first (phase 0), then opens in RangeId order (phase 1), a zero-length range closing
+  -- right after it opens.
+  events AS (
+    SELECT *, start AS ts, 1 AS phase, 1 AS delta FROM ranges
+    UNION ALL
+    SELECT *, end, CASE WHEN end > start THEN 0 ELSE 1 END, -1 FROM ranges
+  ),
+  -- A range's level is the number of ranges open just before it opens.
+  leveled AS (
+    SELECT id, start, end, duration, name, globalTid, domainId, depth - 1 AS lvl
+    FROM (
+      SELECT
+        *,
+        sum(delta) OVER (PARTITION BY globalTid, domainId ORDER BY ts, phase, id, delta DESC
+                         ROWS UNBOUNDED PRECEDING) AS depth
+      FROM events
+    )
+    WHERE delta = 1
+  ),
+  -- The parent of a range at level L is the last range before it (in RangeId order) at level L-1
+  -- of the same thread and domain: every range is listed once at its own level (isRange 1) and
+  -- once as a probe at level L-1 (isRange 0), which picks up the last range id seen there.
+  probes AS (
+    SELECT *, lvl AS level, 1 AS isRange FROM leveled
+    UNION ALL
+    SELECT *, lvl - 1, 0 FROM leveled
+  ),
+  tree AS (
+    SELECT id, start, end, duration, name, globalTid, lvl, parentId
+    FROM (
+      SELECT
+        *,
+        max(CASE WHEN isRange = 1 THEN id END) OVER (
+          PARTITION BY globalTid, domainId, level ORDER BY id
+          ROWS UNBOUNDED PRECEDING) AS parentId
+      FROM probes
+    )
+    WHERE isRange = 0
+  ),
+  children AS (
+    SELECT parentId AS id, count(*) AS numChild, sum(duration) AS durChild
+    FROM tree
+    WHERE parentId IS NOT NULL
+    GROUP BY parentId
+  ),
+  -- ":<root id>:...:<own id>", built from the roots down.
+  stacks(id, rangeStack) AS (
+    SELECT id, ':' || id FROM tree WHERE parentId IS NULL
+    UNION ALL
+    SELECT tree.id, stacks.rangeStack || ':' || tree.id
+    FROM tree JOIN stacks ON tree.parentId = stacks.id
+  )
+SELECT
+  -- range start timestamp (ns)
+  tree.start AS "Start (ns)",
+  -- range end timestamp (ns)
+  tree.end AS "End (ns)",
+  -- End - Start (ns)
+  tree.duration AS "Duration (ns)",
+  -- summed duration of the direct children (ns)
+  coalesce(children.durChild, 0) AS "DurChild (ns)",
+  -- Duration - DurChild (ns)
+  tree.duration - coalesce(children.durChild, 0) AS "DurNonChild (ns)",
+  -- "<domain>:<name>", ":<name>" in the default domain
+  tree.name AS "Name",
+  -- process id
+  (tree.globalTid >> 24) & 0xFFFFFF AS "PID",
+  -- thread id
+  tree.globalTid & 0xFFFFFF AS "TID",
+  -- stack level, 0 for a range pushed on an empty stack
+  tree.lvl AS "Lvl",
+  -- number of direct children
+  coalesce(children.numChild, 0) AS "NumChild",
+  -- this range's id (1-based position in start order)
+  tree.id AS "RangeId",
+  -- RangeId of the enclosing range, NULL at level 0
+  tree.parentId AS "ParentId",
+  -- RangeIds from the outermost range down to this one, each preceded by ':'
+  stacks.rangeStack AS "RangeStack",
+  -- Name after two '-' per level ("----:inner" at level 2)
+  CASE WHEN tree.lvl = 0 THEN tree.name ELSE printf('%.*c%s', 2 * tree.lvl, '-', tree.name) END
+    AS "NameTree"
+FROM tree
+LEFT JOIN children USING (id)
+JOIN stacks USING (id)
+ORDER BY tree.id;

@@ -1,0 +1,132 @@
+#include "stats/stats_runner.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <optional>
+
+#include "stats/output_files.h"
+#include "stats/output_format.h"
+#include "stats/report_database.h"
+#include "stats/report_query.h"
+#include "stats/report_selection.h"
+#include "stats/time_unit.h"
+
+namespace prof::stats {
+namespace {
+
+// The options, checked and looked up.
+struct Settings {
+  const OutputFormat* format = nullptr;
+  TimeUnit time_unit;
+  bool to_stdout = true;
+};
+
+// One selected report, rendered; no text when it had no rows (or lacked its tables).
+struct RenderedReport {
+  const ReportSpec* report = nullptr;
+  std::optional<std::string> text;
+};
+
+Status ResolveSettings(const StatsOptions& options, Settings* out) {
+  out->to_stdout = options.output == "-";
+  if (options.output.empty()) return Status::Error("the output (-o) must be '-' or a file prefix");
+  const std::string format = options.format.empty() ? (out->to_stdout ? "column" : "csv")
+                                                    : options.format;
+  out->format = FindOutputFormat(format);
+  if (out->format == nullptr) {
+    return Status::Error("unknown format '" + format + "'; valid formats: " + OutputFormatNames());
+  }
+  return ParseTimeUnit(options.time_unit, &out->time_unit);
+}
+
+Status Render(storage::Database* db, const ReportSpec& report, const Settings& settings,
+              RenderedReport* out) {
+  out->report = &report;
+  bool present = false;
+  if (Status status = HasRequiredTables(db, report, &present); !status.ok()) return status;
+  if (!present) return Status::Ok();
+  ResultTable table;
+  if (Status status = RunReportQuery(db, report, &table); !status.ok()) return status;
+  if (table.rows.empty()) return Status::Ok();
+  ApplyTimeUnit(settings.time_unit, &table);
+  out->text = settings.format->render(table);
+  return Status::Ok();
+}
+
+void NoteSkipped(const std::string& report_path, const ReportSpec& report, bool quiet) {
+  if (quiet) return;
+  std::fflush(stdout);  // keeps the note after the reports printed before it
+  spdlog::info("SKIPPED: {} does not contain {}.", report_path, report.data_description);
+}
+
+// Reports one after another, a blank line apart; column and table ones under nsys's title line.
+Status WriteToStdout(const std::vector<RenderedReport>& rendered, const std::string& report_path,
+                     const Settings& settings, bool quiet) {
+  bool first = true;
+  for (const RenderedReport& item : rendered) {
+    if (!item.text) {
+      NoteSkipped(report_path, *item.report, quiet);
+      continue;
+    }
+    std::string text = first ? "" : "\n";
+    if (settings.format->titled) {
+      text += " ** " + std::string(item.report->title) + " (" + std::string(item.report->name) +
+              "):\n\n";
+    }
+    text += *item.text;
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
+      return Status::Error("cannot write the reports to stdout");
+    }
+    first = false;
+  }
+  if (std::fflush(stdout) != 0) return Status::Error("cannot write the reports to stdout");
+  return Status::Ok();
+}
+
+// Checks every target before writing the first, so that a failure leaves no file behind.
+Status WriteToFiles(const std::vector<RenderedReport>& rendered, const std::string& report_path,
+                    const Settings& settings, const StatsOptions& options) {
+  std::vector<std::string> paths;
+  for (const RenderedReport& item : rendered) {
+    paths.push_back(OutputPath(options.output, item.report->name, settings.format->extension));
+    if (!item.text) continue;
+    if (Status status = CheckOutputFile(paths.back(), options.force_overwrite); !status.ok()) {
+      return status;
+    }
+  }
+  for (size_t i = 0; i < rendered.size(); ++i) {
+    if (!rendered[i].text) {
+      NoteSkipped(report_path, *rendered[i].report, options.quiet);
+      continue;
+    }
+    if (Status status = WriteOutputFile(paths[i], *rendered[i].text); !status.ok()) return status;
+    if (!options.quiet) spdlog::info("wrote {}", paths[i]);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RunStats(const std::string& report_path, const StatsOptions& options) {
+  Settings settings;
+  if (Status status = ResolveSettings(options, &settings); !status.ok()) return status;
+  storage::Database db;
+  if (Status status = OpenReportDatabase(report_path, &db); !status.ok()) return status;
+  std::vector<const ReportSpec*> reports;
+  if (Status status = SelectReports(options.reports, &db, &reports); !status.ok()) return status;
+  if (reports.empty() && !options.quiet) {
+    spdlog::info("{} has no data for any default report", report_path);
+  }
+
+  std::vector<RenderedReport> rendered(reports.size());
+  for (size_t i = 0; i < reports.size(); ++i) {
+    if (Status status = Render(&db, *reports[i], settings, &rendered[i]); !status.ok()) {
+      return status;
+    }
+  }
+  return settings.to_stdout ? WriteToStdout(rendered, report_path, settings, options.quiet)
+                            : WriteToFiles(rendered, report_path, settings, options);
+}
+
+}  // namespace prof::stats

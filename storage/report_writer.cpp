@@ -1,0 +1,254 @@
+#include "storage/report_writer.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <utility>
+
+#include "storage/report_metadata.h"
+#include "storage/report_schema.h"
+#include "storage/row_binders.h"
+#include "storage/sqlite_database.h"
+#include "storage/string_interner.h"
+#include "storage/table_inserter.h"
+
+namespace prof::storage {
+namespace {
+
+// Rows per transaction: large enough that commits cost nothing measurable, small enough that
+// SQLite's page cache stays bounded.
+constexpr int64_t kCommitRows = 1 << 20;
+
+// The file is renamed into place only when complete, so durability and rollback buy nothing here.
+constexpr std::string_view kLoadPragmas =
+    "PRAGMA journal_mode = OFF;"
+    "PRAGMA synchronous = OFF;"
+    "PRAGMA locking_mode = EXCLUSIVE;"
+    "PRAGMA temp_store = MEMORY;"
+    "PRAGMA cache_size = -65536;";  // KiB: 64 MiB
+
+int64_t UtcNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+struct ThreadName {
+  StringId name_id;
+  int32_t priority;
+};
+
+struct ProcessName {
+  uint32_t pid;
+  std::string name;
+};
+
+}  // namespace
+
+class ReportWriter::Impl {
+ public:
+  Impl(std::string final_path, std::string partial_path)
+      : final_path_(std::move(final_path)), partial_path_(std::move(partial_path)) {}
+  ~Impl() { Abandon(); }
+
+  Status Open();
+  StringId InternString(std::string_view value);
+  void AddNvtxEvent(const NvtxEventRow& row) { Insert(&nvtx_events_, row); }
+  void AddOsrtCall(const OsrtCallRow& row) { Insert(&osrt_calls_, row); }
+  void AddCaptureMetadata(std::string_view name, std::string_view value) {
+    Insert(&capture_metadata_, NameValueRow{name, value});
+  }
+  void SetProcessName(int64_t global_pid, uint32_t pid, std::string_view name) {
+    processes_[global_pid] = ProcessName{pid, std::string(name)};
+  }
+  void SetThreadName(int64_t global_tid, std::string_view name, int32_t priority) {
+    thread_names_[global_tid] = ThreadName{InternString(name), priority};
+  }
+  Status Commit();
+  Status Finish(const SessionInfo& session);
+  void Abandon();
+
+ private:
+  template <typename Row>
+  void Insert(TableInserter* table, const Row& row);
+  Status WriteSessionTables(const SessionInfo& session);
+  Status WriteNameValues(TableInserter* table, const NameValues& rows);
+  std::array<TableInserter*, 9> AllTables();
+  Status FlushTables();
+  void ReleaseStatements();
+  Status CloseAndRename();
+  // Keeps the first failure; every later call becomes a no-op that Commit/Finish report.
+  void Note(Status status) {
+    if (!status.ok() && status_.ok()) status_ = std::move(status);
+  }
+
+  std::string final_path_;
+  std::string partial_path_;
+  Database db_;
+  ReportSchema schema_{&db_};
+  Transaction transaction_;
+  Status status_ = Status::Ok();
+  int64_t rows_since_commit_ = 0;
+  bool done_ = false;  // finished or abandoned
+
+  StringInterner strings_;
+  std::map<int64_t, ThreadName> thread_names_;   // by globalTid: rows come out sorted
+  std::map<int64_t, ProcessName> processes_;     // by globalPid
+  TableInserter nvtx_events_{kNvtxEventsInsert};
+  TableInserter osrt_calls_{kOsrtApiInsert};
+  TableInserter capture_metadata_{kCaptureMetadataInsert};
+  TableInserter string_ids_{kStringIdsInsert};
+  TableInserter export_metadata_{kExportMetadataInsert};
+  TableInserter session_values_{kProfSessionInsert};
+  TableInserter session_start_{kSessionStartInsert};
+  TableInserter processes_table_{kProcessesInsert};
+  TableInserter thread_names_table_{kThreadNamesInsert};
+};
+
+Status ReportWriter::Impl::Open() {
+  // A leftover of an earlier prof with the same pid would otherwise be appended to.
+  std::remove(partial_path_.c_str());
+  Status status = Database::OpenReadWrite(partial_path_, &db_);
+  if (!status.ok()) return Status::Error("cannot create report: " + status.message());
+  if (status = db_.Exec(kLoadPragmas); !status.ok()) return status;
+  if (status = Transaction::Begin(&db_, &transaction_); !status.ok()) return status;
+  if (status = schema_.CreateAlwaysTables(); !status.ok()) return status;
+  return WriteNameValues(&export_metadata_, ExportMetadata(final_path_, UtcNowNs()));
+}
+
+StringId ReportWriter::Impl::InternString(std::string_view value) {
+  const StringInterner::Result interned = strings_.Intern(value);
+  if (interned.added) Insert(&string_ids_, StringIdRow{interned.id, value});
+  return interned.id;
+}
+
+template <typename Row>
+void ReportWriter::Impl::Insert(TableInserter* table, const Row& row) {
+  if (!status_.ok()) return;
+  if (Status status = table->Add(row, &schema_, &db_); !status.ok()) {
+    Note(std::move(status));
+    return;
+  }
+  if (++rows_since_commit_ >= kCommitRows) Note(Commit());
+}
+
+Status ReportWriter::Impl::FlushTables() {
+  for (TableInserter* table : AllTables()) {
+    if (Status status = table->Flush(); !status.ok()) return status;
+  }
+  return Status::Ok();
+}
+
+Status ReportWriter::Impl::Commit() {
+  if (!status_.ok()) return status_;
+  rows_since_commit_ = 0;
+  if (Status status = FlushTables(); !status.ok()) return status;
+  if (Status status = transaction_.Commit(); !status.ok()) return status;
+  return Transaction::Begin(&db_, &transaction_);
+}
+
+Status ReportWriter::Impl::WriteNameValues(TableInserter* table, const NameValues& rows) {
+  for (const auto& [name, value] : rows) Insert(table, NameValueRow{name, value});
+  return status_;
+}
+
+Status ReportWriter::Impl::WriteSessionTables(const SessionInfo& session) {
+  const int64_t start = session.utc_epoch_ns_at_start;
+  const std::string utc_time = FormatUtcTime(start);
+  const std::string local_time = FormatLocalTime(start);
+  Insert(&session_start_, SessionStartRow{start, utc_time, local_time});
+  for (const auto& [global_pid, process] : processes_) {
+    Insert(&processes_table_, ProcessRow{global_pid, process.pid, process.name});
+  }
+  for (const auto& [global_tid, thread] : thread_names_) {
+    Insert(&thread_names_table_, ThreadNameRow{thread.name_id, thread.priority, global_tid});
+  }
+  return WriteNameValues(&session_values_, SessionRows(session));
+}
+
+Status ReportWriter::Impl::Finish(const SessionInfo& session) {
+  if (done_) return Status::Error("report " + final_path_ + " was already finished or abandoned");
+  Status status = WriteSessionTables(session);
+  if (status.ok()) status = FlushTables();
+  if (status.ok()) status = schema_.BuildIndexes();
+  if (status.ok()) status = transaction_.Commit();
+  if (status.ok()) status = CloseAndRename();
+  if (!status.ok()) {
+    Abandon();
+    return Status::Error("cannot write report " + final_path_ + ": " + status.message());
+  }
+  done_ = true;
+  return Status::Ok();
+}
+
+std::array<TableInserter*, 9> ReportWriter::Impl::AllTables() {
+  return {&nvtx_events_,    &osrt_calls_,     &capture_metadata_,
+          &string_ids_,     &export_metadata_, &session_values_,
+          &session_start_,  &processes_table_, &thread_names_table_};
+}
+
+void ReportWriter::Impl::ReleaseStatements() {
+  for (TableInserter* table : AllTables()) table->Release();
+}
+
+Status ReportWriter::Impl::CloseAndRename() {
+  ReleaseStatements();
+  db_.Close();
+  if (std::rename(partial_path_.c_str(), final_path_.c_str()) != 0) {
+    return Status::Error("cannot rename " + partial_path_ + ": " + std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
+void ReportWriter::Impl::Abandon() {
+  if (done_) return;
+  done_ = true;
+  transaction_ = Transaction();  // rolls back
+  ReleaseStatements();
+  db_.Close();
+  std::remove(partial_path_.c_str());
+}
+
+// ---- ReportWriter: forwards to Impl ----
+
+ReportWriter::ReportWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ReportWriter::~ReportWriter() = default;
+
+Status ReportWriter::Create(const std::string& final_path, std::unique_ptr<ReportWriter>* out) {
+  const std::string partial_path = final_path + ".partial-" + std::to_string(getpid());
+  auto impl = std::make_unique<Impl>(final_path, partial_path);
+  if (Status status = impl->Open(); !status.ok()) return status;
+  out->reset(new ReportWriter(std::move(impl)));
+  return Status::Ok();
+}
+
+StringId ReportWriter::InternString(std::string_view value) { return impl_->InternString(value); }
+
+void ReportWriter::AddNvtxEvent(const NvtxEventRow& row) { impl_->AddNvtxEvent(row); }
+
+void ReportWriter::AddOsrtCall(const OsrtCallRow& row) { impl_->AddOsrtCall(row); }
+
+void ReportWriter::AddProcess(int64_t global_pid, uint32_t pid, std::string_view name) {
+  impl_->SetProcessName(global_pid, pid, name);
+}
+
+void ReportWriter::SetThreadName(int64_t global_tid, std::string_view name, int32_t priority) {
+  impl_->SetThreadName(global_tid, name, priority);
+}
+
+void ReportWriter::AddCaptureMetadata(std::string_view name, std::string_view value) {
+  impl_->AddCaptureMetadata(name, value);
+}
+
+Status ReportWriter::Commit() { return impl_->Commit(); }
+
+Status ReportWriter::Finish(const SessionInfo& session) { return impl_->Finish(session); }
+
+void ReportWriter::Abandon() { impl_->Abandon(); }
+
+}  // namespace prof::storage

@@ -1,0 +1,129 @@
+// How each report table's rows are inserted: its INSERT column list and the function that binds a
+// row's values in that order. Columns left out of the list are NULL.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "storage/report_writer.h"
+
+namespace prof::storage {
+
+// OSRT_API.eventClass of every OS-runtime call: TRACE_PROCESS_EVENT_OS_RUNTIME.
+inline constexpr int64_t kOsRuntimeEventClass = 27;
+
+struct InsertSpec {
+  std::string_view table;
+  std::string_view columns;  // comma-separated, in the order Bind() binds them
+};
+
+// One value of a buffered row, kept until its batch is inserted. `text` keeps its capacity from
+// batch to batch, so that steady-state rows allocate nothing.
+struct BufferedValue {
+  enum class Kind : uint8_t { kNull, kInt64, kDouble, kText };
+  Kind kind = Kind::kNull;
+  int64_t int64 = 0;
+  double real = 0;
+  std::string text;
+};
+
+// Collects one row's values, in the order of its InsertSpec's columns, into a batch buffer.
+class RowBinder {
+ public:
+  explicit RowBinder(BufferedValue* first) : next_(first) {}
+  void Int64(int64_t value) {
+    next_->kind = BufferedValue::Kind::kInt64;
+    next_->int64 = value;
+    ++next_;
+  }
+  template <typename T>
+  void Int64(const std::optional<T>& value) {
+    if (value) {
+      Int64(static_cast<int64_t>(*value));
+    } else {
+      Null();
+    }
+  }
+  void Double(const std::optional<double>& value) {
+    if (value) {
+      next_->kind = BufferedValue::Kind::kDouble;
+      next_->real = *value;
+      ++next_;
+    } else {
+      Null();
+    }
+  }
+  void Text(std::string_view value) {
+    next_->kind = BufferedValue::Kind::kText;
+    next_->text.assign(value.data(), value.size());
+    ++next_;
+  }
+  void Text(const std::optional<std::string>& value) {
+    if (value) {
+      Text(std::string_view(*value));
+    } else {
+      Null();
+    }
+  }
+  void Null() {
+    next_->kind = BufferedValue::Kind::kNull;
+    ++next_;
+  }
+
+ private:
+  BufferedValue* next_;
+};
+
+// Rows of the tables the writer fills itself (no public row type).
+struct StringIdRow {
+  int64_t id;
+  std::string_view value;
+};
+struct NameValueRow {  // META_DATA_EXPORT, META_DATA_CAPTURE, PROF_SESSION
+  std::string_view name;
+  std::string_view value;
+};
+struct ProcessRow {
+  int64_t global_pid;
+  int64_t pid;
+  std::string_view name;
+};
+struct ThreadNameRow {
+  StringId name_id;
+  int64_t priority;
+  int64_t global_tid;
+};
+struct SessionStartRow {
+  int64_t utc_epoch_ns;
+  std::string_view utc_time;
+  std::string_view local_time;
+};
+
+inline constexpr InsertSpec kStringIdsInsert{"StringIds", "id, value"};
+inline constexpr InsertSpec kExportMetadataInsert{"META_DATA_EXPORT", "name, value"};
+inline constexpr InsertSpec kCaptureMetadataInsert{"META_DATA_CAPTURE", "name, value"};
+inline constexpr InsertSpec kProfSessionInsert{"PROF_SESSION", "name, value"};
+inline constexpr InsertSpec kProcessesInsert{"PROCESSES", "globalPid, pid, name"};
+inline constexpr InsertSpec kThreadNamesInsert{"ThreadNames", "nameId, priority, globalTid"};
+inline constexpr InsertSpec kSessionStartInsert{"TARGET_INFO_SESSION_START_TIME",
+                                                "utcEpochNs, utcTime, localTime"};
+inline constexpr InsertSpec kNvtxEventsInsert{
+    "NVTX_EVENTS",
+    "start, end, eventType, rangeId, category, color, text, globalTid, endGlobalTid, textId, "
+    "domainId, uint64Value, int64Value, doubleValue, uint32Value, int32Value, floatValue, "
+    "jsonTextId"};
+inline constexpr InsertSpec kOsrtApiInsert{
+    "OSRT_API",
+    "start, end, eventClass, globalTid, nameId, returnValue, nestingLevel, callchainId"};
+
+void Bind(const StringIdRow& row, RowBinder* binder);
+void Bind(const NameValueRow& row, RowBinder* binder);
+void Bind(const ProcessRow& row, RowBinder* binder);
+void Bind(const ThreadNameRow& row, RowBinder* binder);
+void Bind(const SessionStartRow& row, RowBinder* binder);
+void Bind(const NvtxEventRow& row, RowBinder* binder);
+void Bind(const OsrtCallRow& row, RowBinder* binder);
+
+}  // namespace prof::storage

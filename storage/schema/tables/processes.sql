@@ -1,0 +1,6 @@
+-- Processes traced in the session.
+CREATE TABLE PROCESSES (
+    globalPid                   INTEGER,
+    pid                         INTEGER,
+    name                        TEXT
+);

@@ -1,0 +1,332 @@
+#include "storage/sqlite_database.h"
+
+#include <sqlite3.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+namespace prof::storage {
+namespace {
+
+constexpr char kSqliteHeader[] = "SQLite format 3";  // 16 bytes with its terminating NUL
+
+// Why a file cannot be a readable database, checked before SQLite opens it lazily and reports a
+// vague "file is not a database" at the first query.
+Status CheckReadableDatabaseFile(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return Status::Error("report file not found: " + path);
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Status::Error("cannot open " + path + ": " + std::strerror(errno));
+  char header[sizeof(kSqliteHeader)] = {};
+  file.read(header, sizeof(header));
+  if (file.gcount() != sizeof(header) || std::memcmp(header, kSqliteHeader, sizeof(header)) != 0) {
+    return Status::Error(path + " is not an SQLite database");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+// ---- Database ----
+
+Database::~Database() { Close(); }
+
+Database::Database(Database&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+
+Database& Database::operator=(Database&& other) noexcept {
+  if (this != &other) {
+    Close();
+    db_ = std::exchange(other.db_, nullptr);
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+void Database::Close() {
+  // close_v2 defers the close until outstanding statements are finalized instead of failing.
+  if (db_ != nullptr) sqlite3_close_v2(db_);
+  db_ = nullptr;
+}
+
+Status Database::Open(const std::string& path, int flags, Database* out) {
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = "cannot open " + path + ": " +
+                          (db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    sqlite3_close_v2(db);
+    return Status::Error(std::move(message));
+  }
+  sqlite3_extended_result_codes(db, 1);
+  out->Close();
+  out->db_ = db;
+  out->path_ = path;
+  return Status::Ok();
+}
+
+Status Database::OpenReadOnly(const std::string& path, Database* out) {
+  if (Status status = CheckReadableDatabaseFile(path); !status.ok()) return status;
+  Database db;
+  if (Status status = Open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, &db); !status.ok()) return status;
+  // Reading the schema catches files with a valid header but a damaged body.
+  if (Status status = db.Exec("SELECT count(*) FROM sqlite_master"); !status.ok()) {
+    return Status::Error(path + " is not a readable SQLite database: " + db.ErrorText());
+  }
+  *out = std::move(db);
+  return Status::Ok();
+}
+
+Status Database::OpenReadWrite(const std::string& path, Database* out) {
+  return Open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, out);
+}
+
+Status Database::Exec(std::string_view sql) {
+  if (db_ == nullptr) return Status::Error("database is not open");
+  const std::string text(sql);
+  char* error = nullptr;
+  const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error);
+  if (rc == SQLITE_OK) return Status::Ok();
+  std::string message = "SQL error in " + path_ + ": " + (error != nullptr ? error : ErrorText());
+  sqlite3_free(error);
+  return Status::Error(std::move(message) + " (in: " + text + ")");
+}
+
+Status Database::Prepare(std::string_view sql, Statement* out) {
+  if (db_ == nullptr) return Status::Error("database is not open");
+  sqlite3_stmt* stmt = nullptr;
+  const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
+                                    SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    return Status::Error("cannot prepare SQL on " + path_ + ": " + ErrorText() +
+                         " (in: " + std::string(sql) + ")");
+  }
+  if (stmt == nullptr) return Status::Error("no SQL statement in: " + std::string(sql));
+  Statement prepared;
+  prepared.stmt_ = stmt;
+  *out = std::move(prepared);
+  return Status::Ok();
+}
+
+Status Database::TableExists(std::string_view name, bool* exists) {
+  Statement query;
+  Status status = Prepare(
+      "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?1", &query);
+  if (!status.ok()) return status;
+  query.BindText(1, name);
+  return query.Step(exists);
+}
+
+std::string Database::ErrorText() const {
+  return db_ != nullptr ? sqlite3_errmsg(db_) : "database is not open";
+}
+
+int64_t Database::Changes() const { return db_ != nullptr ? sqlite3_changes64(db_) : 0; }
+
+int64_t Database::LastInsertRowId() const {
+  return db_ != nullptr ? sqlite3_last_insert_rowid(db_) : 0;
+}
+
+// ---- Statement ----
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement::Statement(Statement&& other) noexcept
+    : stmt_(std::exchange(other.stmt_, nullptr)),
+      bind_status_(std::exchange(other.bind_status_, Status::Ok())) {}
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(stmt_);
+    stmt_ = std::exchange(other.stmt_, nullptr);
+    bind_status_ = std::exchange(other.bind_status_, Status::Ok());
+  }
+  return *this;
+}
+
+std::string_view Statement::sql() const {
+  const char* text = stmt_ != nullptr ? sqlite3_sql(stmt_) : nullptr;
+  return text != nullptr ? std::string_view(text) : std::string_view();
+}
+
+void Statement::NoteBindResult(int rc, int index) {
+  if (rc == SQLITE_OK || !bind_status_.ok()) return;
+  bind_status_ = Status::Error("cannot bind parameter " + std::to_string(index) + ": " +
+                               sqlite3_errstr(rc) + " (in: " + std::string(sql()) + ")");
+}
+
+void Statement::BindInt64(int index, int64_t value) {
+  NoteBindResult(sqlite3_bind_int64(stmt_, index, value), index);
+}
+
+void Statement::BindInt64(int index, const std::optional<int64_t>& value) {
+  if (value) {
+    BindInt64(index, *value);
+  } else {
+    BindNull(index);
+  }
+}
+
+void Statement::BindDouble(int index, double value) {
+  NoteBindResult(sqlite3_bind_double(stmt_, index, value), index);
+}
+
+void Statement::BindDouble(int index, const std::optional<double>& value) {
+  if (value) {
+    BindDouble(index, *value);
+  } else {
+    BindNull(index);
+  }
+}
+
+void Statement::BindText(int index, std::string_view value) {
+  NoteBindResult(sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT,
+                                     SQLITE_UTF8),
+                 index);
+}
+
+void Statement::BindTextUnowned(int index, std::string_view value) {
+  NoteBindResult(
+      sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_STATIC, SQLITE_UTF8),
+      index);
+}
+
+void Statement::BindText(int index, const std::optional<std::string>& value) {
+  if (value) {
+    BindText(index, std::string_view(*value));
+  } else {
+    BindNull(index);
+  }
+}
+
+void Statement::BindNull(int index) { NoteBindResult(sqlite3_bind_null(stmt_, index), index); }
+
+int Statement::ParameterCount() const { return sqlite3_bind_parameter_count(stmt_); }
+
+Status Statement::Error(std::string_view what) const {
+  sqlite3* db = sqlite3_db_handle(stmt_);
+  return Status::Error(std::string(what) + ": " + sqlite3_errmsg(db) + " (in: " +
+                       std::string(sql()) + ")");
+}
+
+Status Statement::Step(bool* has_row) {
+  *has_row = false;
+  if (stmt_ == nullptr) return Status::Error("statement is not prepared");
+  if (!bind_status_.ok()) return std::exchange(bind_status_, Status::Ok());
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) {
+    *has_row = true;
+    return Status::Ok();
+  }
+  if (rc == SQLITE_DONE) return Status::Ok();
+  Status error = Error("SQL step failed");
+  sqlite3_reset(stmt_);
+  return error;
+}
+
+Status Statement::Run() {
+  bool has_row = false;
+  Status status = Step(&has_row);
+  while (status.ok() && has_row) status = Step(&has_row);
+  Reset();
+  return status;
+}
+
+void Statement::Reset() { sqlite3_reset(stmt_); }
+
+void Statement::ClearBindings() { sqlite3_clear_bindings(stmt_); }
+
+int Statement::ColumnCount() const { return sqlite3_column_count(stmt_); }
+
+std::string Statement::ColumnName(int column) const {
+  const char* name = sqlite3_column_name(stmt_, column);
+  return name != nullptr ? name : "";
+}
+
+std::string Statement::ColumnDeclaredType(int column) const {
+  const char* type = sqlite3_column_decltype(stmt_, column);
+  return type != nullptr ? type : "";
+}
+
+ValueType Statement::ColumnType(int column) const {
+  switch (sqlite3_column_type(stmt_, column)) {
+    case SQLITE_INTEGER:
+      return ValueType::kInteger;
+    case SQLITE_FLOAT:
+      return ValueType::kFloat;
+    case SQLITE_TEXT:
+      return ValueType::kText;
+    case SQLITE_BLOB:
+      return ValueType::kBlob;
+    default:
+      return ValueType::kNull;
+  }
+}
+
+bool Statement::ColumnIsNull(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
+int64_t Statement::ColumnInt64(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+double Statement::ColumnDouble(int column) const { return sqlite3_column_double(stmt_, column); }
+
+std::string_view Statement::ColumnText(int column) const {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+  if (text == nullptr) return {};
+  return std::string_view(text, static_cast<size_t>(sqlite3_column_bytes(stmt_, column)));
+}
+
+std::optional<int64_t> Statement::ColumnOptionalInt64(int column) const {
+  if (ColumnIsNull(column)) return std::nullopt;
+  return ColumnInt64(column);
+}
+
+std::optional<std::string> Statement::ColumnOptionalText(int column) const {
+  if (ColumnIsNull(column)) return std::nullopt;
+  return std::string(ColumnText(column));
+}
+
+// ---- Transaction ----
+
+Transaction::~Transaction() {
+  if (db_ != nullptr) (void)Rollback();
+}
+
+Transaction::Transaction(Transaction&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
+
+Transaction& Transaction::operator=(Transaction&& other) noexcept {
+  if (this != &other) {
+    if (db_ != nullptr) (void)Rollback();
+    db_ = std::exchange(other.db_, nullptr);
+  }
+  return *this;
+}
+
+Status Transaction::Begin(Database* db, Transaction* out) {
+  if (Status status = db->Exec("BEGIN"); !status.ok()) return status;
+  Transaction started;
+  started.db_ = db;
+  *out = std::move(started);
+  return Status::Ok();
+}
+
+Status Transaction::Commit() {
+  if (db_ == nullptr) return Status::Error("no transaction to commit");
+  Status status = db_->Exec("COMMIT");
+  // A failed COMMIT leaves the transaction open; the destructor then rolls it back.
+  if (status.ok()) db_ = nullptr;
+  return status;
+}
+
+Status Transaction::Rollback() {
+  if (db_ == nullptr) return Status::Error("no transaction to roll back");
+  Database* db = std::exchange(db_, nullptr);
+  return db->Exec("ROLLBACK");
+}
+
+}  // namespace prof::storage

@@ -1,0 +1,185 @@
+// End to end: `prof profile` runs a program with known behaviour; exit codes, pass-through, errors.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/test_support.h"
+
+using prof::test::CommandResult;
+using prof::test::MakeTempDir;
+using prof::test::ProfBinary;
+using prof::test::QueryRows;
+using prof::test::RunCommand;
+using prof::test::TestProgram;
+namespace fs = std::filesystem;
+
+namespace {
+
+CommandResult Profile(const std::string& report, std::vector<std::string> program_args,
+                      std::vector<std::string> prof_options = {}, const std::string& input = "") {
+  std::vector<std::string> argv = {ProfBinary(), "profile", "-o", report};
+  argv.insert(argv.end(), prof_options.begin(), prof_options.end());
+  argv.push_back(TestProgram("behaviour_program"));
+  argv.insert(argv.end(), program_args.begin(), program_args.end());
+  return RunCommand(argv, input);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+std::string SessionValue(const std::string& report, const std::string& name) {
+  auto rows = QueryRows(report, "SELECT value FROM PROF_SESSION WHERE name = '" + name + "'");
+  REQUIRE(rows.size() == 1);
+  return rows[0][0];
+}
+
+}  // namespace
+
+TEST_CASE("prof exits with the program's exit code and records it") {
+  const std::string dir = MakeTempDir("exit_codes");
+  for (const char* code : {"0", "3"}) {
+    const std::string report = dir + "/exit" + code + ".sqlite";
+    CommandResult result = Profile(report, {"exit", code});
+    INFO(result.err);
+    CHECK(result.exit_code == std::stoi(code));
+    CHECK(SessionValue(report, "exit_status") == code);
+  }
+}
+
+TEST_CASE("a program killed by SIGKILL makes prof exit 137 and the report is still complete") {
+  const std::string dir = MakeTempDir("sigkill");
+  const std::string report = dir + "/killed.sqlite";
+  CommandResult result = Profile(report, {"kill", "9"});
+  CHECK(result.exit_code == 137);
+  CHECK(SessionValue(report, "exit_status") == "137");
+  CHECK(fs::exists(report));
+}
+
+TEST_CASE("stdin, stdout, stderr and arguments pass through untouched") {
+  const std::string dir = MakeTempDir("passthrough");
+  CommandResult echo = Profile(dir + "/echo", {"echo"}, {"-q"}, "line one\nline two\n");
+  CHECK(echo.exit_code == 0);
+  CHECK(echo.out == "line one\nline two\n");
+  CHECK(echo.err == "to stderr\n");  // -q: prof itself prints nothing
+
+  CommandResult args = Profile(dir + "/args", {"args", "two words", "", "--trace=x", "-o"}, {"-q"});
+  CHECK(args.out == "two words\n\n--trace=x\n-o\n");
+}
+
+TEST_CASE("prof's messages go to stderr with the prof: prefix") {
+  const std::string dir = MakeTempDir("messages");
+  CommandResult result = Profile(dir + "/r", {"exit", "0"});
+  CHECK(result.out.empty());
+  CHECK(result.err == "prof: report written to " + dir + "/r.sqlite\n");
+}
+
+TEST_CASE("-e sets variables in the program's environment and the report lists what prof set") {
+  const std::string dir = MakeTempDir("env");
+  const std::string report = dir + "/env.sqlite";
+  CommandResult result = Profile(report, {"env", "PROF_TEST_VALUE"}, {"-q", "-e", "PROF_TEST_VALUE=a b"});
+  CHECK(result.out == "a b\n");
+  const std::string set = SessionValue(report, "environment_set");
+  CHECK(set.find("PROF_TEST_VALUE=a b") != std::string::npos);
+  CHECK(set.find("LD_PRELOAD=") != std::string::npos);
+}
+
+TEST_CASE("the report names the process and leaves no temporary file behind") {
+  const std::string dir = MakeTempDir("process_row");
+  const std::string report = dir + "/p.sqlite";
+  REQUIRE(Profile(report, {"exit", "0"}).exit_code == 0);
+  auto rows = QueryRows(report, "SELECT name, globalPid = ((1 << 48) | (pid << 24)) FROM PROCESSES");
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0] == std::vector<std::string>{"behaviour_progr", "1"});  // /proc comm: 15 chars
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir)) files.push_back(entry.path().filename());
+  CHECK(files == std::vector<std::string>{"p.sqlite"});
+}
+
+TEST_CASE("bad input gives one clear line and a non-zero exit, and overwrites nothing") {
+  const std::string dir = MakeTempDir("bad_input");
+  const std::string prof = ProfBinary();
+  const std::string program = TestProgram("behaviour_program");
+
+  SECTION("unknown option") {
+    CommandResult r = RunCommand({prof, "profile", "--bogus", program});
+    CHECK(r.exit_code != 0);
+    CHECK(r.err == "prof: error: unknown option --bogus; see prof profile --help\n");
+  }
+  SECTION("unknown trace value") {
+    CommandResult r = RunCommand({prof, "profile", "-t", "cuda,gpu", program});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err == "prof: error: unknown --trace value 'gpu'; valid values: cuda, nvtx, osrt, "
+                   "cublas, cudnn, none\n");
+  }
+  SECTION("program not found") {
+    CommandResult r = RunCommand({prof, "profile", "-o", dir + "/nf", "no-such-program-xyz"});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err == "prof: error: program not found: no-such-program-xyz\n");
+    CHECK_FALSE(fs::exists(dir + "/nf.sqlite"));
+  }
+  SECTION("program not executable") {
+    const std::string script = dir + "/not_executable.sh";
+    std::ofstream(script) << "echo hi\n";
+    CommandResult r = RunCommand({prof, "profile", "-o", dir + "/ne", script});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err == "prof: error: program is not executable: " + script + "\n");
+    CHECK_FALSE(fs::exists(dir + "/ne.sqlite"));
+  }
+  SECTION("report exists without --force-overwrite") {
+    const std::string existing = dir + "/existing.sqlite";
+    std::ofstream(existing) << "precious";
+    CommandResult r = RunCommand({prof, "profile", "-o", existing, program, "echo"}, "input");
+    CHECK(r.exit_code == 1);
+    CHECK(r.err == "prof: error: report " + existing +
+                       " already exists; use --force-overwrite=true to replace it\n");
+    CHECK(r.out.empty());  // the program never ran
+    CHECK(ReadFile(existing) == "precious");
+    CommandResult forced = RunCommand({prof, "profile", "-q", "-f", "true", "-o", existing, program, "exit", "0"});
+    CHECK(forced.exit_code == 0);
+    CHECK(ReadFile(existing).rfind("SQLite format 3", 0) == 0);
+  }
+  SECTION("unwritable directory") {
+    const std::string locked = dir + "/locked";
+    fs::create_directory(locked);
+    chmod(locked.c_str(), 0500);
+    CommandResult r = RunCommand({prof, "profile", "-o", locked + "/r", program, "echo"}, "x");
+    chmod(locked.c_str(), 0700);
+    if (geteuid() != 0) {  // root writes anywhere
+      CHECK(r.exit_code == 1);
+      CHECK(r.err.rfind("prof: error: ", 0) == 0);
+      CHECK(r.err.find(locked) != std::string::npos);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK(r.out.empty());
+    }
+  }
+  SECTION("missing output directory") {
+    CommandResult r = RunCommand({prof, "profile", "-o", dir + "/no/such/dir/r", program, "echo"}, "x");
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.rfind("prof: error: ", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.out.empty());
+  }
+  SECTION("no program") {
+    CommandResult r = RunCommand({prof, "profile"});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err == "prof: error: no program given; see prof profile --help\n");
+  }
+}
+
+TEST_CASE("prof --version and profile --help") {
+  CommandResult version = RunCommand({ProfBinary(), "--version"});
+  CHECK(version.exit_code == 0);
+  CHECK(version.out == "prof " PROF_VERSION "\n");
+  CommandResult help = RunCommand({ProfBinary(), "profile", "--help"});
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("--osrt-threshold") != std::string::npos);
+  CHECK(help.out.find("prof profile python train.py") != std::string::npos);
+}

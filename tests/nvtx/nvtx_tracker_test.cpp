@@ -1,0 +1,270 @@
+// NvtxTracker fed records built in memory, writing a real report through storage::ReportWriter;
+// each test asserts the exact NVTX_EVENTS rows (and StringIds) that come out.
+#include "collector/nvtx_tracker.h"
+
+#include <catch2/catch.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "storage/global_id.h"
+#include "tests/nvtx/nvtx_record_builder.h"
+#include "tests/support/test_support.h"
+
+namespace prof::test {
+namespace {
+
+using protocol::NvtxMessageKind;
+using protocol::NvtxPayloadKind;
+using protocol::RecordKind;
+using Rows = std::vector<std::vector<std::string>>;
+
+constexpr uint32_t kPid = 1234;
+constexpr uint64_t kSessionStart = 1000;  // record time T is report time T - 1000
+
+std::string Tid(uint32_t tid) { return std::to_string(storage::GlobalTid(kPid, tid)); }
+
+// The columns every test compares, in schema order.
+constexpr const char* kColumns =
+    "start, end, eventType, rangeId, category, color, text, globalTid, endGlobalTid, textId, "
+    "domainId, uint64Value, int64Value, doubleValue, uint32Value, int32Value, floatValue";
+
+class TrackerHarness {
+ public:
+  explicit TrackerHarness(const std::string& test_name)
+      : path_(MakeTempDir(test_name) + "/report.sqlite") {
+    process_.pid = kPid;
+    process_.name = "program";
+    process_.session_start_ns = kSessionStart;
+    REQUIRE(storage::ReportWriter::Create(path_, &writer_).ok());
+    tracker_ = std::make_unique<collector::NvtxTracker>(writer_.get());
+  }
+
+  void Feed(const BuiltRecord& record) { Feed(process_, record); }
+  void Feed(const collector::ProcessStream& process, const BuiltRecord& record) {
+    tracker_->OnRecord(process, record.header());
+  }
+  void EndProcess() { tracker_->OnProcessEnd(process_, 999999); }
+  const collector::NvtxTrackerStats& stats() const { return tracker_->stats(); }
+
+  // Finishes the report and returns `SELECT <columns> FROM NVTX_EVENTS ORDER BY <order>`.
+  Rows Finish(const std::string& order = "start") {
+    REQUIRE(writer_->Finish(storage::SessionInfo{}).ok());
+    return QueryRows(path_,
+                     std::string("SELECT ") + kColumns + " FROM NVTX_EVENTS ORDER BY " + order);
+  }
+  Rows Query(const std::string& sql) { return QueryRows(path_, sql); }
+
+ private:
+  std::string path_;
+  collector::ProcessStream process_;
+  std::unique_ptr<storage::ReportWriter> writer_;
+  std::unique_ptr<collector::NvtxTracker> tracker_;
+};
+
+// A row of kColumns: the common columns first, payload columns NULL unless given.
+std::vector<std::string> Row(std::string start, std::string end, std::string type,
+                             std::string range_id, std::string category, std::string color,
+                             std::string text, std::string global_tid, std::string end_global_tid,
+                             std::string text_id, std::string domain_id) {
+  return {start,  end,        type,           range_id, category,  color,
+          text,   global_tid, end_global_tid, text_id,  domain_id, "NULL",
+          "NULL", "NULL",     "NULL",         "NULL",   "NULL"};
+}
+
+TEST_CASE("nested push/pop ranges become eventType 59 rows like nsys's", "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_pushpop");
+  harness.Feed(Push(11, 1100, 0, "outer"));
+  harness.Feed(Push(11, 1200, 1, "inner"));
+  harness.Feed(Pop(11, 1300, 1));
+  harness.Feed(Push(12, 1250, 0, "other thread"));
+  harness.Feed(Pop(12, 1260, 0));
+  harness.Feed(Pop(11, 1400, 0));
+  CHECK(harness.stats().unmatched_pops == 0);
+  CHECK(harness.Finish() ==
+        Rows{Row("100", "400", "59", "NULL", "NULL", "NULL", "outer", Tid(11), "NULL", "NULL", "0"),
+             Row("200", "300", "59", "NULL", "NULL", "NULL", "inner", Tid(11), "NULL", "NULL", "0"),
+             Row("250", "260", "59", "NULL", "NULL", "NULL", "other thread", Tid(12), "NULL",
+                 "NULL", "0")});
+}
+
+TEST_CASE("push/pop stacks are separate per domain", "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_domains_stacks");
+  harness.Feed(Push(11, 1100, 0, "default"));
+  harness.Feed(Push(11, 1200, 0, "in domain 3", 3));
+  harness.Feed(Pop(11, 1300, 0));  // closes "default", not the later push of domain 3
+  harness.Feed(Pop(11, 1400, 0, 3));
+  CHECK(harness.Finish() == Rows{Row("100", "300", "59", "NULL", "NULL", "NULL", "default", Tid(11),
+                                     "NULL", "NULL", "0"),
+                                 Row("200", "400", "59", "NULL", "NULL", "NULL", "in domain 3",
+                                     Tid(11), "NULL", "NULL", "3")});
+}
+
+TEST_CASE("pops without a matching push are ignored, lost pops leave their range open",
+          "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_unmatched");
+  harness.Feed(Pop(11, 1050, 0));  // nothing open
+  harness.Feed(Push(11, 1100, 0, "kept"));
+  harness.Feed(Push(11, 1200, 1, "pop lost"));
+  harness.Feed(Pop(11, 1300, 0));  // level 0: level 1's pop was dropped
+  harness.Feed(Pop(11, 1350, 2));  // level 2 never pushed (its push was dropped)
+  harness.Feed(Pop(12, 1400, 0));  // other thread has nothing open
+  CHECK(harness.stats().unmatched_pops == 3);
+  CHECK(harness.stats().unclosed_ranges == 1);
+  CHECK(harness.Finish() ==
+        Rows{Row("100", "300", "59", "NULL", "NULL", "NULL", "kept", Tid(11), "NULL", "NULL", "0"),
+             Row("200", "NULL", "59", "NULL", "NULL", "NULL", "pop lost", Tid(11), "NULL", "NULL",
+                 "0")});
+}
+
+TEST_CASE("start/end ranges are eventType 60 rows with rangeId and endGlobalTid",
+          "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_startend");
+  harness.Feed(Start(11, 1100, 7, "crosses threads"));
+  harness.Feed(Start(11, 1150, 8, "same thread"));
+  harness.Feed(End(12, 1500, 7));
+  harness.Feed(End(11, 1600, 8));
+  // The end of range 9 reaches the collector before its start (another thread's buffer).
+  harness.Feed(End(13, 1900, 9));
+  harness.Feed(Start(11, 1800, 9, "end arrived first"));
+  CHECK(harness.stats().unmatched_pops == 0);
+  CHECK(harness.Finish() == Rows{Row("100", "500", "60", "7", "NULL", "NULL", "crosses threads",
+                                     Tid(11), Tid(12), "NULL", "0"),
+                                 Row("150", "600", "60", "8", "NULL", "NULL", "same thread",
+                                     Tid(11), "NULL", "NULL", "0"),
+                                 Row("800", "900", "60", "9", "NULL", "NULL", "end arrived first",
+                                     Tid(11), Tid(13), "NULL", "0")});
+}
+
+TEST_CASE("marks carry colour, category and each payload in its own column", "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_payloads");
+  EventFields fields;
+  fields.text = "mark";
+  fields.category = 5;
+  fields.has_color = true;
+  fields.color = 0xFF00AA11u;
+  const std::pair<NvtxPayloadKind, uint64_t> payloads[] = {
+      {NvtxPayloadKind::kUnsignedInt64, 0xFFFFFFFFFFFFFFFEull},
+      {NvtxPayloadKind::kInt64, static_cast<uint64_t>(-5ll)},
+      {NvtxPayloadKind::kDouble, 0x4004000000000000ull},  // 2.5
+      {NvtxPayloadKind::kUnsignedInt32, 0xFFFFFFFFull},
+      {NvtxPayloadKind::kInt32, 0xFFFFFFFDull},  // -3
+      {NvtxPayloadKind::kFloat, 0xBFA00000ull},  // -1.25f
+      {NvtxPayloadKind::kNone, 0}};
+  uint64_t time = 1100;
+  for (const auto& [kind, bits] : payloads) {
+    fields.payload_kind = kind;
+    fields.payload_bits = bits;
+    harness.Feed(EventRecord(RecordKind::kNvtxMark, 11, time++, 0, fields));
+  }
+  const Rows rows = harness.Finish();
+  REQUIRE(rows.size() == 7);
+  const std::vector<std::string> common = {"NULL", "34",    "NULL", "5",    "4278233617",
+                                           "mark", Tid(11), "NULL", "NULL", "0"};
+  const std::string expected_payload[7][6] = {
+      {"-2", "NULL", "NULL", "NULL", "NULL", "NULL"},  // uint64 stored as its bit pattern
+      {"NULL", "-5", "NULL", "NULL", "NULL", "NULL"},
+      {"NULL", "NULL", "2.5", "NULL", "NULL", "NULL"},
+      {"NULL", "NULL", "NULL", "4294967295", "NULL", "NULL"},
+      {"NULL", "NULL", "NULL", "NULL", "-3", "NULL"},
+      {"NULL", "NULL", "NULL", "NULL", "NULL", "-1.25"},
+      {"NULL", "NULL", "NULL", "NULL", "NULL", "NULL"}};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    INFO("row " << i);
+    CHECK(rows[i][0] == std::to_string(100 + i));
+    CHECK(std::vector<std::string>(rows[i].begin() + 1, rows[i].begin() + 11) == common);
+    CHECK(std::vector<std::string>(rows[i].begin() + 11, rows[i].end()) ==
+          std::vector<std::string>(std::begin(expected_payload[i]), std::end(expected_payload[i])));
+  }
+}
+
+TEST_CASE("registered strings go to StringIds and events reference them by textId",
+          "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_registered");
+  harness.Feed(Domain(RecordKind::kNvtxDomainCreate, 11, 1100, 2, "my domain"));
+  harness.Feed(RegisterString(11, 1150, 2, 1, "registered name"));
+  harness.Feed(RegisterString(11, 1160, 2, 2, "never used"));
+  EventFields fields;
+  fields.message_kind = NvtxMessageKind::kRegistered;
+  fields.registered_string_id = 1;
+  fields.text = "registered name";
+  fields.range_id = 0;
+  harness.Feed(EventRecord(RecordKind::kNvtxPush, 11, 1200, 2, fields));
+  harness.Feed(Pop(11, 1300, 0, 2));
+  fields.message_kind = NvtxMessageKind::kNone;
+  fields.text = {};
+  harness.Feed(EventRecord(RecordKind::kNvtxMark, 11, 1400, 2, fields));
+  const Rows rows = harness.Finish();
+  const Rows ids = harness.Query(
+      "SELECT id FROM StringIds WHERE value = 'registered name' UNION ALL "
+      "SELECT count(*) FROM StringIds WHERE value = 'never used'");
+  REQUIRE(ids.size() == 2);
+  CHECK(ids[1][0] == "1");
+  CHECK(
+      rows ==
+      Rows{Row("100", "NULL", "75", "NULL", "NULL", "NULL", "my domain", Tid(11), "NULL", "NULL",
+               "2"),
+           Row("200", "300", "59", "NULL", "NULL", "NULL", "NULL", Tid(11), "NULL", ids[0][0], "2"),
+           Row("400", "NULL", "34", "NULL", "NULL", "NULL", "NULL", Tid(11), "NULL", "NULL", "2")});
+}
+
+TEST_CASE("domain destroy and category names are rows of their own", "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_categories");
+  harness.Feed(CategoryName(11, 1100, 0, 3, "default domain category"));
+  harness.Feed(CategoryName(11, 1200, 4, 9, "domain 4 category"));
+  harness.Feed(Domain(RecordKind::kNvtxDomainDestroy, 11, 1300, 4, {}));
+  CHECK(harness.Finish() == Rows{Row("100", "NULL", "33", "NULL", "3", "NULL",
+                                     "default domain category", Tid(11), "NULL", "NULL", "0"),
+                                 Row("200", "NULL", "33", "NULL", "9", "NULL", "domain 4 category",
+                                     Tid(11), "NULL", "NULL", "4"),
+                                 Row("300", "NULL", "76", "NULL", "NULL", "NULL", "NULL", Tid(11),
+                                     "NULL", "NULL", "4")});
+}
+
+TEST_CASE("ranges open at process end are written with a NULL end", "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_unclosed");
+  harness.Feed(Push(11, 1100, 0, "never popped"));
+  harness.Feed(Start(11, 1200, 4, "never ended"));
+  harness.Feed(End(12, 1300, 99));  // its start never comes
+  harness.EndProcess();
+  CHECK(harness.stats().unclosed_ranges == 2);
+  CHECK(harness.stats().unmatched_pops == 1);
+  CHECK(harness.Finish() == Rows{Row("100", "NULL", "59", "NULL", "NULL", "NULL", "never popped",
+                                     Tid(11), "NULL", "NULL", "0"),
+                                 Row("200", "NULL", "60", "4", "NULL", "NULL", "never ended",
+                                     Tid(11), "NULL", "NULL", "0")});
+}
+
+TEST_CASE("processes keep separate state even with equal tids and range ids", "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_processes");
+  collector::ProcessStream other;
+  other.pid = 77;
+  other.session_start_ns = kSessionStart;
+  harness.Feed(Push(11, 1100, 0, "pid 1234"));
+  harness.Feed(other, Push(11, 1150, 0, "pid 77"));
+  harness.Feed(other, Pop(11, 1200, 0));
+  harness.Feed(Pop(11, 1300, 0));
+  CHECK(harness.Finish() ==
+        Rows{Row("100", "300", "59", "NULL", "NULL", "NULL", "pid 1234", Tid(11), "NULL", "NULL",
+                 "0"),
+             Row("150", "200", "59", "NULL", "NULL", "NULL", "pid 77",
+                 std::to_string(storage::GlobalTid(77, 11)), "NULL", "NULL", "0")});
+}
+
+TEST_CASE("records shorter than their struct are counted and skipped", "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_malformed");
+  BuiltRecord short_push = Push(11, 1100, 0, "short");
+  short_push.mutable_header()->size = sizeof(protocol::NvtxEventRecord) - 8;
+  harness.Feed(short_push);
+  BuiltRecord not_nvtx = Push(11, 1100, 0, "wrong kind");
+  not_nvtx.mutable_header()->kind = RecordKind::kOsrtCall;
+  harness.Feed(not_nvtx);
+  harness.Feed(Push(11, 1200, 0, "fine"));
+  harness.Feed(Pop(11, 1300, 0));
+  CHECK(harness.stats().malformed_records == 2);
+  CHECK(harness.Finish() == Rows{Row("200", "300", "59", "NULL", "NULL", "NULL", "fine", Tid(11),
+                                     "NULL", "NULL", "0")});
+}
+
+}  // namespace
+}  // namespace prof::test

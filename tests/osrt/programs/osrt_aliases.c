@@ -1,0 +1,61 @@
+// Built with -O2 -D_FORTIFY_SOURCE=2 -D_FILE_OFFSET_BITS=64, so its calls reach libc under the
+// names such programs really call: open with run-time flags becomes __open64_2, a read into a
+// fixed-size array __read_chk, fopen fopen64, fgets __fgets_chk, stat stat64, mmap mmap64. The
+// opens and reads block on a FIFO that a writer thread opens and fills 5 ms later; the test
+// profiles it with --osrt-threshold=0 so that the short calls are recorded too. Prints the pid and
+// the mmap64 address; exits 1 when a call fails. Argument: a directory for the FIFO.
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char fifo_path[256];
+static volatile int read_flags = O_RDONLY;  // not a compile-time constant: open becomes __open64_2
+static volatile size_t one = 1;             // nor is the read size: read becomes __read_chk
+
+static void* Writer(void* unused) {
+  (void)unused;
+  for (int round = 0; round < 2; ++round) {
+    usleep(5000);
+    const int fd = open(fifo_path, O_WRONLY);
+    if (fd < 0) return (void*)1;
+    usleep(5000);
+    const ssize_t written = write(fd, "line\n", 5);
+    close(fd);
+    if (written != 5) return (void*)1;
+  }
+  return NULL;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) return 1;
+  snprintf(fifo_path, sizeof(fifo_path), "%s/fifo", argv[1]);
+  if (mkfifo(fifo_path, 0600) != 0) return 1;
+  pthread_t writer;
+  if (pthread_create(&writer, NULL, Writer, NULL) != 0) return 1;
+
+  int failures = 0;
+  const int fd = open(fifo_path, read_flags);
+  char byte[8];
+  failures += fd < 0 || read(fd, byte, one) != 1;
+  close(fd);
+  FILE* stream = fopen(fifo_path, "r");
+  char line[16];
+  failures += stream == NULL || fgets(line, (int)(one * sizeof(line)), stream) == NULL;
+  if (stream != NULL) fclose(stream);
+  struct stat status;
+  failures += stat(fifo_path, &status) != 0;
+
+  const size_t size = 8u << 20;
+  void* mapping =
+      mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  failures += mapping == MAP_FAILED || munmap(mapping, size) != 0;
+  void* writer_result;
+  pthread_join(writer, &writer_result);
+  printf("pid=%d mapping=%lld\n", (int)getpid(), (long long)(size_t)mapping);
+  return failures == 0 && writer_result == NULL ? 0 : 1;
+}

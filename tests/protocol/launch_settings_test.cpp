@@ -1,0 +1,42 @@
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "injection/protocol/launch_settings.h"
+
+using prof::protocol::DecodeSettings;
+using prof::protocol::EncodeSettings;
+using prof::protocol::InjectionSettings;
+
+TEST_CASE("settings survive the environment round trip, paths with separators included") {
+  InjectionSettings settings;
+  settings.trace_flags = prof::protocol::kTraceNvtx | prof::protocol::kTraceOsrt;
+  settings.osrt_threshold_ns = 12345;
+  std::strcpy(settings.socket_path, "/tmp/prof-a;b=c/stream.sock");
+  const std::string encoded = EncodeSettings(settings);
+  CHECK(encoded == "v=1;trace=6;osrt_threshold_ns=12345;socket=/tmp/prof-a;b=c/stream.sock");
+
+  InjectionSettings decoded;
+  REQUIRE(DecodeSettings(encoded.c_str(), &decoded));
+  CHECK(decoded.trace_flags == settings.trace_flags);
+  CHECK(decoded.osrt_threshold_ns == 12345);
+  CHECK(std::string(decoded.socket_path) == "/tmp/prof-a;b=c/stream.sock");
+  CHECK(decoded.traces(prof::protocol::kTraceOsrt));
+  CHECK_FALSE(decoded.traces(prof::protocol::kTraceCuda));
+}
+
+TEST_CASE("settings of another version, malformed or absent leave the injection inert") {
+  InjectionSettings decoded;
+  decoded.trace_flags = 99;
+  CHECK_FALSE(DecodeSettings(nullptr, &decoded));
+  CHECK_FALSE(DecodeSettings("v=2;trace=1;socket=/x", &decoded));
+  CHECK_FALSE(DecodeSettings("v=1;trace=abc;socket=/x", &decoded));
+  CHECK_FALSE(DecodeSettings("v=1;trace=1", &decoded));
+  CHECK_FALSE(DecodeSettings("garbage", &decoded));
+  CHECK(decoded.trace_flags == 99);  // untouched on failure
+}
+
+TEST_CASE("socket paths longer than sun_path are rejected") {
+  const std::string text = "v=1;trace=1;socket=/" + std::string(200, 'a');
+  InjectionSettings decoded;
+  CHECK_FALSE(DecodeSettings(text.c_str(), &decoded));
+}

@@ -1,0 +1,39 @@
+#include "tests/stats/nvtx_fixture.h"
+
+#include "tests/stats/stats_test_util.h"
+
+namespace prof::stats::test {
+
+std::string MakeNvtxReport(const std::string& name) {
+  const std::string t1 = Tid(100, 1), t2 = Tid(100, 2), t5 = Tid(200, 5);
+  const std::string rows =
+      "INSERT INTO StringIds (id, value) VALUES (1, 'load');"
+      // Domain creation (eventType 75) and a mark (34).
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (0, NULL, 75, 'Lib', " + t1 + ", 7),"
+      " (0, NULL, 75, 'Other', " + t5 + ", 7),"
+      " (50, NULL, 34, 'mark', " + t1 + ", 0);"
+      // Push/pop ranges (59), one never popped.
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, textId, globalTid, domainId) VALUES"
+      " (0, 1000, 59, 'outer', NULL, " + t1 + ", 0),"
+      " (100, 300, 59, 'inner', NULL, " + t1 + ", 0),"
+      " (300, 700, 59, 'inner', NULL, " + t1 + ", 0),"
+      " (400, 450, 59, 'leaf', NULL, " + t1 + ", 0),"
+      " (2000, 2600, 59, 'outer', NULL, " + t1 + ", 0),"
+      " (2000, 2100, 59, 'inner', NULL, " + t1 + ", 0),"
+      " (500, 1300, 59, 'outer', NULL, " + t2 + ", 0),"
+      " (600, 1150, 59, 'inner', NULL, " + t2 + ", 0),"
+      " (150, 250, 59, NULL, 1, " + t1 + ", 7),"
+      " (0, 30, 59, 'load', NULL, " + t5 + ", 7),"
+      " (3000, NULL, 59, 'open', NULL, " + t1 + ", 0);"
+      // Start/end ranges (60).
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, endGlobalTid, domainId)"
+      " VALUES"
+      " (10, 60, 60, 'transfer', " + t1 + ", " + t2 + ", 0),"
+      " (20, 120, 60, 'transfer', " + t2 + ", " + t2 + ", 0),"
+      " (30, 330, 60, 'transfer', " + t1 + ", " + t1 + ", 0),"
+      " (5, 15, 60, 'outer', " + t1 + ", " + t1 + ", 0);";
+  return MakeReport(name, {"tables/nvtx_events.sql"}, rows);
+}
+
+}  // namespace prof::stats::test

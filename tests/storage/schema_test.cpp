@@ -1,0 +1,168 @@
+// The report schema: which tables a report holds, and that their columns are nsys's.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "storage/global_id.h"
+#include "storage/schema_catalog.h"
+#include "storage/table_inserter.h"
+#include "tests/storage/storage_test_util.h"
+#include "tests/support/test_support.h"
+
+namespace prof::storage {
+namespace {
+
+using test::CreateWriter;
+using test::FinishWriter;
+using test::FreshReportPath;
+using test::TableNames;
+using Strings = std::vector<std::string>;
+
+const Strings kAlwaysTables = {"META_DATA_CAPTURE", "META_DATA_EXPORT", "PROCESSES",
+                               "PROF_SESSION",      "StringIds",        "TARGET_INFO_SESSION_START_TIME",
+                               "ThreadNames"};
+
+NvtxEventRow SomeNvtxRow() {
+  NvtxEventRow row;
+  row.start = 10;
+  row.end = 20;
+  row.event_type = 59;
+  row.text = "step";
+  row.global_tid = GlobalTid(490, 490);
+  return row;
+}
+
+OsrtCallRow SomeOsrtRow(ReportWriter* writer) {
+  OsrtCallRow row;
+  row.start = 30;
+  row.end = 40;
+  row.global_tid = GlobalTid(490, 490);
+  row.name_id = writer->InternString("read");
+  return row;
+}
+
+TEST_CASE("an empty report holds only the tables nsys always writes", "[storage][schema]") {
+  const std::string path = FreshReportPath("schema-empty");
+  auto writer = CreateWriter(path);
+  FinishWriter(writer.get());
+  CHECK(TableNames(path) == kAlwaysTables);
+}
+
+TEST_CASE("tables appear with their first row, with the enums they refer to",
+          "[storage][schema]") {
+  SECTION("NVTX only") {
+    const std::string path = FreshReportPath("schema-nvtx");
+    auto writer = CreateWriter(path);
+    writer->AddNvtxEvent(SomeNvtxRow());
+    FinishWriter(writer.get());
+    CHECK(TableNames(path) == Strings{"ENUM_NSYS_EVENT_TYPE", "META_DATA_CAPTURE",
+                                      "META_DATA_EXPORT", "NVTX_EVENTS", "PROCESSES",
+                                      "PROF_SESSION", "StringIds",
+                                      "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
+  }
+  SECTION("NVTX and OS runtime") {
+    const std::string path = FreshReportPath("schema-both");
+    auto writer = CreateWriter(path);
+    writer->AddOsrtCall(SomeOsrtRow(writer.get()));
+    writer->AddNvtxEvent(SomeNvtxRow());
+    FinishWriter(writer.get());
+    CHECK(TableNames(path) == Strings{"ENUM_NSYS_EVENT_CLASS", "ENUM_NSYS_EVENT_TYPE",
+                                      "META_DATA_CAPTURE", "META_DATA_EXPORT", "NVTX_EVENTS",
+                                      "OSRT_API", "PROCESSES", "PROF_SESSION", "StringIds",
+                                      "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
+  }
+}
+
+// table -> "cid|name|type|notnull|pk" per column, from tests/storage/data/nsys_columns.tsv.
+std::map<std::string, Strings> ReferenceColumns() {
+  std::ifstream file(test::DataFile("nsys_columns.tsv"));
+  REQUIRE(file);
+  std::map<std::string, Strings> columns;
+  std::string line;
+  while (std::getline(file, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string table, cid, name, type, not_null, pk;
+    std::getline(fields, table, '\t');
+    std::getline(fields, cid, '\t');
+    std::getline(fields, name, '\t');
+    std::getline(fields, type, '\t');
+    std::getline(fields, not_null, '\t');
+    std::getline(fields, pk, '\t');
+    columns[table].push_back(cid + "|" + name + "|" + type + "|" + not_null + "|" + pk);
+  }
+  return columns;
+}
+
+Strings ReportColumns(const std::string& path, const std::string& table) {
+  Strings columns;
+  for (const auto& row : prof::test::QueryRows(
+           path, "SELECT cid, name, type, \"notnull\", pk FROM pragma_table_info('" + table + "')")) {
+    columns.push_back(row[0] + "|" + row[1] + "|" + row[2] + "|" + row[3] + "|" + row[4]);
+  }
+  return columns;
+}
+
+TEST_CASE("every nsys table prof writes has nsys's columns, types and keys", "[storage][schema]") {
+  const std::string path = FreshReportPath("schema-columns");
+  auto writer = CreateWriter(path);
+  writer->AddOsrtCall(SomeOsrtRow(writer.get()));
+  writer->AddNvtxEvent(SomeNvtxRow());
+  FinishWriter(writer.get());
+
+  const std::map<std::string, Strings> reference = ReferenceColumns();
+  REQUIRE(reference.size() == 10);
+  for (const auto& [table, columns] : reference) {
+    INFO("table " << table);
+    CHECK(ReportColumns(path, table) == columns);
+  }
+  CHECK(ReportColumns(path, "PROF_SESSION") == Strings{"0|name|TEXT|1|0", "1|value|TEXT|0|0"});
+}
+
+TEST_CASE("the catalog's tables all have DDL compiled in", "[storage][schema]") {
+  REQUIRE(KnownTables().size() == 11);
+  for (const TableSpec& spec : KnownTables()) {
+    INFO("table " << spec.name);
+    const std::optional<std::string_view> ddl = TableDdl(spec.name);
+    REQUIRE(ddl.has_value());
+    CHECK(ddl->find("CREATE TABLE " + std::string(spec.name) + " (") != std::string_view::npos);
+    for (std::string_view enum_table : spec.enum_tables) CHECK(FindTableSpec(enum_table) != nullptr);
+  }
+  CHECK(FindTableSpec("CUPTI_ACTIVITY_KIND_KERNEL") == nullptr);
+  CHECK(SchemaFileStem("TARGET_INFO_SESSION_START_TIME") == "target_info_session_start_time");
+  CHECK(IndexDdl("NVTX_EVENTS").has_value());
+  CHECK(IndexDdl("OSRT_API").has_value());
+  CHECK_FALSE(IndexDdl("StringIds").has_value());
+}
+
+TEST_CASE("enum rows are nsys's", "[storage][schema]") {
+  const std::vector<EnumRow> types = EnumRows("ENUM_NSYS_EVENT_TYPE");
+  const std::vector<EnumRow> classes = EnumRows("ENUM_NSYS_EVENT_CLASS");
+  CHECK(types.size() == 150);
+  CHECK(classes.size() == 89);
+  CHECK(EnumRows("NVTX_EVENTS").empty());
+  std::map<int64_t, std::string> type_names;
+  for (const EnumRow& row : types) type_names[row.id] = std::string(row.name);
+  CHECK(type_names.at(34) == "NvtxMark");
+  CHECK(type_names.at(59) == "NvtxPushPopRange");
+  CHECK(type_names.at(60) == "NvtxStartEndRange");
+  CHECK(type_names.at(75) == "NvtxDomainCreate");
+
+  const std::string path = FreshReportPath("schema-enums");
+  auto writer = CreateWriter(path);
+  writer->AddOsrtCall(SomeOsrtRow(writer.get()));
+  FinishWriter(writer.get());
+  CHECK(prof::test::QueryRows(path, "SELECT count(*) FROM ENUM_NSYS_EVENT_CLASS")[0][0] == "89");
+  CHECK(prof::test::QueryRows(path, "SELECT name, label FROM ENUM_NSYS_EVENT_CLASS WHERE id = 27") ==
+        std::vector<Strings>{{"TRACE_PROCESS_EVENT_OS_RUNTIME", "OSRT runtime"}});
+}
+
+TEST_CASE("INSERTs name their columns", "[storage][schema]") {
+  CHECK(TableInserter::InsertSql(InsertSpec{"T", "a, b"}, 3) ==
+        "INSERT INTO T (a, b) VALUES (?, ?), (?, ?), (?, ?)");
+  CHECK(TableInserter::InsertSql(InsertSpec{"T", "a"}, 1) == "INSERT INTO T (a) VALUES (?)");
+}
+
+}  // namespace
+}  // namespace prof::storage

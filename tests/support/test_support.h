@@ -1,0 +1,31 @@
+// Shared helpers for end-to-end tests: run a command (prof or a test program) and read a report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace prof::test {
+
+struct CommandResult {
+  int exit_code = -1;  // the exit code, or 128+N when signal N killed it
+  std::string out;
+  std::string err;
+};
+
+// Runs argv[0] (searched in PATH) with `argv`, feeding `stdin_data`, and collects its output.
+// `env` entries ("A=B") are added to the inherited environment.
+CommandResult RunCommand(const std::vector<std::string>& argv, const std::string& stdin_data = "",
+                         const std::vector<std::string>& env = {});
+
+// Every row of `sql` on the SQLite file `db_path`, each column as text; NULL becomes "NULL".
+// Fails the current Catch2 test when the file cannot be opened or the query fails.
+std::vector<std::vector<std::string>> QueryRows(const std::string& db_path, const std::string& sql);
+
+// A fresh empty directory for one test, removed by nothing (under the build tree's test area).
+std::string MakeTempDir(const std::string& test_name);
+
+// Absolute paths of build artifacts, passed in by CMake as compile definitions.
+std::string ProfBinary();              // <build>/bin/prof
+std::string TestProgram(const std::string& name);  // <build>/tests/bin/<name>
+
+}  // namespace prof::test
