@@ -36,7 +36,8 @@ class StatsCommand : public Command {
     sub->add_option("-r,--report", options_.reports,
                     "Reports to run, comma-separated or repeated: " + stats::ReportNames() +
                         " (default: " + DefaultReportNames() + ", those with data)")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->allow_extra_args(false);  // one value per -r, so the report path stays positional
     sub->add_option("-f,--format", options_.format,
                     "column, table, csv, tsv or json (default: column on stdout, csv for files)");
     sub->add_option("-o,--output", options_.output,

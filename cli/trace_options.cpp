@@ -1,6 +1,6 @@
 #include "cli/trace_options.h"
 
-#include <sstream>
+#include <algorithm>
 
 #include "injection/protocol/launch_settings.h"
 
@@ -21,12 +21,15 @@ constexpr TraceName kTraceNames[] = {
 }  // namespace
 
 Status ParseTraceList(const std::string& text, uint32_t* flags) {
+  if (text.empty()) return Status::Error("--trace needs a value: cuda, nvtx, osrt, cublas, cudnn, none");
   uint32_t parsed = 0;
   int values = 0;
   bool saw_none = false;
-  std::istringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    const size_t comma = std::min(text.find(',', begin), text.size());
+    const std::string item = text.substr(begin, comma - begin);
+    begin = comma + 1;
     ++values;
     const TraceName* match = nullptr;
     for (const auto& candidate : kTraceNames) {
@@ -39,7 +42,6 @@ Status ParseTraceList(const std::string& text, uint32_t* flags) {
     saw_none |= match->flag == 0;
     parsed |= match->flag;
   }
-  if (values == 0) return Status::Error("--trace needs a value: cuda, nvtx, osrt, cublas, cudnn, none");
   if (saw_none && values > 1) return Status::Error("--trace=none cannot be combined with other values");
   *flags = parsed;
   return Status::Ok();

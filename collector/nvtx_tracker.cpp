@@ -93,14 +93,14 @@ void NvtxTracker::OnRecord(const ProcessStream& process, const RecordHeader& rec
   for (const KindHandler& entry : kHandlers) {
     if (entry.kind != record.kind) continue;
     if (record.size < entry.fixed_size) break;
-    (this->*entry.handler)(process, record, &processes_[process.pid]);
+    (this->*entry.handler)(process, record, &processes_[process.stream_id]);
     return;
   }
   ++stats_.malformed_records;
 }
 
 void NvtxTracker::OnProcessEnd(const ProcessStream& process, int64_t /*end_time*/) {
-  const auto found = processes_.find(process.pid);
+  const auto found = processes_.find(process.stream_id);
   if (found == processes_.end()) return;
   ProcessState& state = found->second;
   for (const auto& [thread_domain, stack] : state.push_stacks) {

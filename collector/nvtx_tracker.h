@@ -4,17 +4,16 @@
 // Contract:
 // - One thread (the collector's) calls every method. Records of one thread of a process arrive in
 //   the order that thread emitted them; records of different threads may arrive in any order.
-// - Push/pop ranges (eventType 59) are matched per process, thread and domain by the nesting level
+// - Push/pop ranges (eventType 59) are matched per stream, thread and domain by the nesting level
 //   the injection recorded, so a pop whose push was lost closes nothing and a lost pop leaves only
-//   its own range open. Start/end ranges (60) are matched per process by range id, whichever thread
+//   its own range open. Start/end ranges (60) are matched per stream by range id, whichever thread
 //   ends them and whichever of the two records arrives first.
 // - Memory holds only what is still open: open ranges, and range ends that arrived before their
-//   start (at most kMaxEarlyEnds per process). Marks, domain and category rows are written at once.
-// - Ranges still open when their process's stream ends are written with a NULL end, as nsys
+//   start (at most kMaxEarlyEnds per stream). Marks, domain and category rows are written at once.
+// - Ranges still open when their stream ends are written with a NULL end, as nsys
 //   exports ranges that never ended; early ends whose start never came are dropped and counted.
-//
-// Process state is keyed by pid: the collector must call OnProcessEnd before a later stream with
-// the same pid (e.g. after exec) sends its first NVTX record.
+// - State is kept per stream (ProcessStream::stream_id), not per pid: a process that execs streams
+//   twice under one pid, and NVTX ids and levels restart with the new image.
 #pragma once
 
 #include <cstddef>
@@ -39,7 +38,7 @@ struct NvtxTrackerStats {
 
 class NvtxTracker {
  public:
-  // Range ends kept per process while waiting for their start record; further ones are dropped.
+  // Range ends kept per stream while waiting for their start record; further ones are dropped.
   static constexpr size_t kMaxEarlyEnds = 65536;
 
   explicit NvtxTracker(storage::ReportWriter* writer) : writer_(writer) {}
@@ -48,7 +47,7 @@ class NvtxTracker {
   void RegisterHandlers(RecordDispatcher* dispatcher);
   // Handles one complete record (header.size bytes in memory) of a kNvtx* kind.
   void OnRecord(const ProcessStream& process, const protocol::RecordHeader& record);
-  // Writes the process's open ranges with a NULL end and forgets its state. `end_time` is unused:
+  // Writes the stream's open ranges with a NULL end and forgets its state. `end_time` is unused:
   // nsys leaves the end of a never-ended range empty rather than closing it at process exit.
   void OnProcessEnd(const ProcessStream& process, int64_t end_time);
 
@@ -103,7 +102,7 @@ class NvtxTracker {
   void WriteUnclosed(const storage::NvtxEventRow& row);
 
   storage::ReportWriter* writer_;
-  std::unordered_map<uint32_t, ProcessState> processes_;  // by pid
+  std::unordered_map<uint64_t, ProcessState> processes_;  // by stream id
   NvtxTrackerStats stats_;
 };
 

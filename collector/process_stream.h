@@ -10,6 +10,9 @@
 namespace prof::collector {
 
 struct ProcessStream {
+  // Unique per connection. A pid is not: a fork child that execs streams twice under one pid (once
+  // before exec, once after), so per-stream state must be keyed by stream_id.
+  uint64_t stream_id = 0;
   uint32_t pid = 0;
   std::string name;
   // CLOCK_MONOTONIC ns at session start: record timestamps minus this are report timestamps.

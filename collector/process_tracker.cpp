@@ -33,7 +33,13 @@ void ProcessTracker::OnThreadName(const ProcessStream& process,
                                   const protocol::RecordHeader& record) {
   protocol::ThreadNameRecord name;
   std::memcpy(&name, &record, sizeof(name));
-  writer_->SetThreadName(process.GlobalTid(name.named_tid),
+  const int64_t global_tid = process.GlobalTid(name.named_tid);
+  auto [named_at, first_name] = name_times_.try_emplace(global_tid, record.timestamp_ns);
+  if (!first_name) {
+    if (record.timestamp_ns < named_at->second) return;
+    named_at->second = record.timestamp_ns;
+  }
+  writer_->SetThreadName(global_tid,
                          TrailingText<protocol::ThreadNameRecord>(record, name.text_length),
                          kDefaultThreadPriority);
 }

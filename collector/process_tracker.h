@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 
 #include "collector/process_stream.h"
 #include "collector/record_dispatcher.h"
@@ -29,6 +30,10 @@ class ProcessTracker {
 
   storage::ReportWriter* writer_;
   uint64_t dropped_records_ = 0;
+  // When each thread got its current name. Threads' records arrive in no fixed order across
+  // threads, so a name set on thread A by thread B may arrive before A's own first-seen name: the
+  // later timestamp wins, not the later arrival.
+  std::unordered_map<int64_t, uint64_t> name_times_;
 };
 
 }  // namespace prof::collector

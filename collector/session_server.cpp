@@ -83,6 +83,7 @@ void SessionServer::AcceptPending() {
     auto connection = std::make_unique<Connection>();
     connection->fd = fd;
     connection->process.session_start_ns = session_start_ns_;
+    connection->process.stream_id = ++streams_accepted_;
     connections_.push_back(std::move(connection));
   }
 }

@@ -59,6 +59,7 @@ class SessionServer {
   std::string directory_;
   std::string socket_path_;
   uint64_t session_start_ns_ = 0;
+  uint64_t streams_accepted_ = 0;
   std::vector<std::unique_ptr<Connection>> connections_;
 };
 

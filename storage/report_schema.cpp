@@ -42,9 +42,8 @@ Status ReportSchema::InsertEnumRows(std::string_view table) {
   if (rows.empty()) return Status::Ok();
   Statement insert;
   // The table name comes from the compiled-in catalog, never from input.
-  Status status =
-      db_->Prepare("INSERT INTO " + std::string(table) + " (id, name, label) VALUES (?1, ?2, ?3)",
-                   &insert);
+  Status status = db_->Prepare(
+      "INSERT INTO " + std::string(table) + " (id, name, label) VALUES (?1, ?2, ?3)", &insert);
   for (size_t i = 0; status.ok() && i < rows.size(); ++i) {
     insert.BindInt64(1, rows[i].id);
     insert.BindText(2, rows[i].name);

@@ -97,8 +97,8 @@ class ReportWriter::Impl {
   bool done_ = false;  // finished or abandoned
 
   StringInterner strings_;
-  std::map<int64_t, ThreadName> thread_names_;   // by globalTid: rows come out sorted
-  std::map<int64_t, ProcessName> processes_;     // by globalPid
+  std::map<int64_t, ThreadName> thread_names_;  // by globalTid: rows come out sorted
+  std::map<int64_t, ProcessName> processes_;    // by globalPid
   TableInserter nvtx_events_{kNvtxEventsInsert};
   TableInserter osrt_calls_{kOsrtApiInsert};
   TableInserter capture_metadata_{kCaptureMetadataInsert};
@@ -187,9 +187,9 @@ Status ReportWriter::Impl::Finish(const SessionInfo& session) {
 }
 
 std::array<TableInserter*, 9> ReportWriter::Impl::AllTables() {
-  return {&nvtx_events_,    &osrt_calls_,     &capture_metadata_,
-          &string_ids_,     &export_metadata_, &session_values_,
-          &session_start_,  &processes_table_, &thread_names_table_};
+  return {&nvtx_events_,   &osrt_calls_,      &capture_metadata_,
+          &string_ids_,    &export_metadata_, &session_values_,
+          &session_start_, &processes_table_, &thread_names_table_};
 }
 
 void ReportWriter::Impl::ReleaseStatements() {

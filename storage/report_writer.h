@@ -84,15 +84,19 @@ class ReportWriter {
 
   void AddNvtxEvent(const NvtxEventRow& row);
   void AddOsrtCall(const OsrtCallRow& row);
+  // Adds or replaces the name of a process (last name wins, e.g. after exec); written by Finish().
   void AddProcess(int64_t global_pid, uint32_t pid, std::string_view name);
-  // Adds or replaces the name of a thread (last name wins, like nsys's ThreadNames).
+  // Adds or replaces the name of a thread (last name wins, like nsys's ThreadNames); written by
+  // Finish().
   void SetThreadName(int64_t global_tid, std::string_view name, int32_t priority);
   void AddCaptureMetadata(std::string_view name, std::string_view value);  // META_DATA_CAPTURE
 
   // Commits the open transaction and starts a new one.
   Status Commit();
-  // Writes TARGET_INFO_SESSION_START_TIME, PROF_SESSION, ThreadNames and indexes, commits, closes
-  // and renames the file into place.
+  // Writes TARGET_INFO_SESSION_START_TIME, PROF_SESSION, PROCESSES, ThreadNames and indexes,
+  // commits, closes and renames the file into place. On failure the temporary file is deleted and
+  // the Status names the first error (an Add* failure included: Add* keep the first error and
+  // ignore later rows, and Commit() reports it too).
   Status Finish(const SessionInfo& session);
   // Deletes the temporary file.
   void Abandon();

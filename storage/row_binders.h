@@ -1,5 +1,5 @@
-// How each report table's rows are inserted: its INSERT column list and the function that binds a
-// row's values in that order. Columns left out of the list are NULL.
+// How each report table's rows are inserted: the INSERT's column list (InsertSpec) and the Bind()
+// that hands a row's values over in that order. Columns left out of the list are NULL.
 #pragma once
 
 #include <cstdint>

@@ -1,10 +1,11 @@
 // The tables prof writes, where their DDL lives and when they are created.
 //
 // Adding a table: put its CREATE TABLE in storage/schema/tables/<lowercase name>.sql (and any
-// CREATE INDEX in storage/schema/indexes/<lowercase name>.sql, built at Finish), fixed rows (ENUM_*)
-// in storage/schema/enum_rows.tsv, add the .sql file to storage/CMakeLists.txt and a line to the
-// table list in schema_catalog.cpp. The writer then needs a row struct, an INSERT (row_binders.h)
-// and an Add* method.
+// CREATE INDEX in storage/schema/indexes/<lowercase name>.sql, built at Finish), fixed rows
+// (ENUM_*) in storage/schema/enum_rows.tsv, add the .sql file to storage/CMakeLists.txt and a line
+// to the table list in schema_catalog.cpp. The writer then needs a row struct, an InsertSpec and
+// a Bind() (row_binders.h), a TableInserter in ReportWriter::Impl (listed in AllTables()) and an
+// Add* method.
 #pragma once
 
 #include <cstdint>

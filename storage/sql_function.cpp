@@ -102,9 +102,9 @@ Status RegisterScalarFunction(Database* db, const std::string& name, int arg_cou
   const int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0);
   // SQLite owns the copy from here and frees it with DeleteUserData, also when registration fails.
   auto* user_data = new ScalarFunction(std::move(function));
-  const int rc = sqlite3_create_function_v2(db->handle(), name.c_str(), arg_count, flags, user_data,
-                                            CallScalar, nullptr, nullptr,
-                                            DeleteUserData<ScalarFunction>);
+  const int rc =
+      sqlite3_create_function_v2(db->handle(), name.c_str(), arg_count, flags, user_data,
+                                 CallScalar, nullptr, nullptr, DeleteUserData<ScalarFunction>);
   return CheckRegistered(db, rc, name);
 }
 

@@ -56,8 +56,8 @@ Status Database::Open(const std::string& path, int flags, Database* out) {
   sqlite3* db = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
-    std::string message = "cannot open " + path + ": " +
-                          (db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    std::string message =
+        "cannot open " + path + ": " + (db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     sqlite3_close_v2(db);
     return Status::Error(std::move(message));
   }
@@ -71,7 +71,8 @@ Status Database::Open(const std::string& path, int flags, Database* out) {
 Status Database::OpenReadOnly(const std::string& path, Database* out) {
   if (Status status = CheckReadableDatabaseFile(path); !status.ok()) return status;
   Database db;
-  if (Status status = Open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, &db); !status.ok()) return status;
+  if (Status status = Open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, &db); !status.ok())
+    return status;
   // Reading the schema catches files with a valid header but a damaged body.
   if (Status status = db.Exec("SELECT count(*) FROM sqlite_master"); !status.ok()) {
     return Status::Error(path + " is not a readable SQLite database: " + db.ErrorText());
@@ -114,8 +115,8 @@ Status Database::Prepare(std::string_view sql, Statement* out) {
 
 Status Database::TableExists(std::string_view name, bool* exists) {
   Statement query;
-  Status status = Prepare(
-      "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?1", &query);
+  Status status =
+      Prepare("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?1", &query);
   if (!status.ok()) return status;
   query.BindText(1, name);
   return query.Step(exists);
@@ -184,9 +185,9 @@ void Statement::BindDouble(int index, const std::optional<double>& value) {
 }
 
 void Statement::BindText(int index, std::string_view value) {
-  NoteBindResult(sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT,
-                                     SQLITE_UTF8),
-                 index);
+  NoteBindResult(
+      sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+      index);
 }
 
 void Statement::BindTextUnowned(int index, std::string_view value) {
@@ -209,8 +210,8 @@ int Statement::ParameterCount() const { return sqlite3_bind_parameter_count(stmt
 
 Status Statement::Error(std::string_view what) const {
   sqlite3* db = sqlite3_db_handle(stmt_);
-  return Status::Error(std::string(what) + ": " + sqlite3_errmsg(db) + " (in: " +
-                       std::string(sql()) + ")");
+  return Status::Error(std::string(what) + ": " + sqlite3_errmsg(db) +
+                       " (in: " + std::string(sql()) + ")");
 }
 
 Status Statement::Step(bool* has_row) {

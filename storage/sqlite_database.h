@@ -6,7 +6,8 @@
 // - Database, Statement and Transaction are move-only. A Statement may outlive its Database object
 //   and stays usable: the connection really closes once its last statement is finalized.
 // - A Transaction must not outlive the Database it was begun on.
-// - Bind* calls do not return a Status: the first bind failure is remembered and returned by the next
+// - Bind* calls do not return a Status: the first bind failure is remembered and returned by the
+// next
 //   Step()/Run(), which keeps per-row binding cheap and the call sites short.
 // - Not thread-safe: a connection and its statements belong to one thread at a time.
 #pragma once
@@ -34,7 +35,8 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  // Opens an existing SQLite file without write access (a prof report or an nsys export). Fails with
+  // Opens an existing SQLite file without write access (a prof report or an nsys export). Fails
+  // with
   // "... not found" when the file is missing and "... is not an SQLite database" when its header is
   // not SQLite's (an empty file included).
   static Status OpenReadOnly(const std::string& path, Database* out);
@@ -62,7 +64,8 @@ class Database {
   // functions through it). Remains owned by this object.
   sqlite3* handle() const { return db_; }
 
-  // Closes the connection; a no-op when closed. Statements still alive keep it open until finalized.
+  // Closes the connection; a no-op when closed. Statements still alive keep it open until
+  // finalized.
   void Close();
 
  private:

@@ -53,7 +53,9 @@ Status TableInserter::Prepare(ReportSchema* schema, Database* db) {
 Status TableInserter::Insert(Statement* statement, int first_row, int rows) {
   const size_t first = static_cast<size_t>(first_row * column_count_);
   const int count = rows * column_count_;
-  for (int i = 0; i < count; ++i) BindValue(values_[first + static_cast<size_t>(i)], i + 1, statement);
+  for (int i = 0; i < count; ++i) {
+    BindValue(values_[first + static_cast<size_t>(i)], i + 1, statement);
+  }
   return statement->Run();
 }
 

@@ -1,7 +1,12 @@
-// Cost per iteration of two loops of OS-runtime calls that are each shorter than the osrt
-// threshold: an uncontended pthread_mutex_lock/unlock pair (one interposed call: unlock is not
-// traced) and a 1-byte pipe write + read (two interposed calls). Each loop runs `repetitions`
-// times; the minimum and the median of the per-repetition averages are printed, one loop a line:
+// Cost per iteration of three loops of OS-runtime calls that are each shorter than the osrt
+// threshold:
+// - an uncontended pthread_mutex_lock/unlock pair: one interposed call (unlock is not traced),
+//   settled by the try-lock, so it shows the cost of interposition without the clock;
+// - pthread_cond_signal with no waiter: one interposed call that libc completes in a few ns
+//   without a system call, so it isolates the cost of the timed fast path (two clock reads);
+// - a 1-byte pipe write + read: two interposed system calls, the realistic case.
+// Each loop runs `repetitions` times; the minimum and the median of the per-repetition averages
+// are printed, one loop a line:
 //   <loop> calls_per_iteration=<n> min_ns=<x> median_ns=<y>
 // Usage: osrt_overhead_bench [iterations] [repetitions]
 #include <pthread.h>
@@ -25,6 +30,13 @@ static double MutexLoop(long iterations) {
     pthread_mutex_lock(&mutex);
     pthread_mutex_unlock(&mutex);
   }
+  return (NowNs() - start) / (double)iterations;
+}
+
+static double CondSignalLoop(long iterations) {
+  static pthread_cond_t condition = PTHREAD_COND_INITIALIZER;
+  const double start = NowNs();
+  for (long i = 0; i < iterations; ++i) pthread_cond_signal(&condition);
   return (NowNs() - start) / (double)iterations;
 }
 
@@ -60,6 +72,7 @@ int main(int argc, char** argv) {
   if (iterations <= 0 || repetitions <= 0) return 2;
   if (repetitions > kMaxRepetitions) repetitions = kMaxRepetitions;
   Report("mutex_lock_unlock", 1, MutexLoop, iterations, repetitions);
+  Report("cond_signal_no_waiter", 1, CondSignalLoop, iterations, repetitions);
   Report("pipe_write_read", 2, PipeLoop, iterations / 10, repetitions);
   return 0;
 }

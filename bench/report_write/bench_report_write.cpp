@@ -1,7 +1,8 @@
 // Loads a few million mixed NVTX / OS-runtime rows through ReportWriter, the way the collector does
 // (InternString per OS-runtime row, Commit about every second), and prints the rates.
 //
-// Usage: bench_report_write [rows] [report path]   (defaults: 3000000, /tmp/bench_report_write.sqlite)
+// Usage: bench_report_write [rows] [report path]   (defaults: 3000000,
+// /tmp/bench_report_write.sqlite)
 #include <sys/resource.h>
 
 #include <array>
@@ -21,10 +22,11 @@ using prof::storage::NvtxEventRow;
 using prof::storage::OsrtCallRow;
 using prof::storage::ReportWriter;
 
-constexpr std::array<const char*, 8> kOsrtNames = {
-    "read", "write", "pthread_mutex_lock", "poll", "ioctl", "pthread_cond_wait", "mmap64", "open64"};
+constexpr std::array<const char*, 8> kOsrtNames = {"read",   "write", "pthread_mutex_lock",
+                                                   "poll",   "ioctl", "pthread_cond_wait",
+                                                   "mmap64", "open64"};
 constexpr std::array<const char*, 4> kRangeTexts = {"forward", "backward", "optimizer.step",
-                                                     "aten::mm"};
+                                                    "aten::mm"};
 constexpr int64_t kRowsPerCommit = 1000000;  // about one second of rows, as the collector commits
 
 double SecondsSince(Clock::time_point start) {

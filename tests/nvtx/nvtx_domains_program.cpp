@@ -1,6 +1,9 @@
 // End-to-end subject: named domains (A and W), registered strings, category names, marks, ARGB
-// colours, every payload type, wide messages and a destroyed domain.
+// colours, every payload type, wide messages and a destroyed domain. Prints "tid main <tid>" and
+// the push/pop return values for the test.
 #include <nvtx3/nvToolsExt.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstdio>
 
@@ -30,6 +33,7 @@ nvtxEventAttributes_t Ascii(const char* message) {
 }  // namespace
 
 int main() {
+  std::printf("tid main %ld\n", syscall(SYS_gettid));
   const nvtxDomainHandle_t net = nvtxDomainCreateA("net");
   const nvtxDomainHandle_t disk = nvtxDomainCreateW(L"disk");
   const nvtxStringHandle_t send = nvtxDomainRegisterStringA(net, "send");

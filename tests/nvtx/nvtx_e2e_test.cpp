@@ -118,8 +118,7 @@ TEST_CASE("start/end ranges across threads and ranges open at exit", "[nvtx][e2e
 }
 
 TEST_CASE("domains, registered strings, categories, colours and payloads", "[nvtx][e2e]") {
-  const Profiled p =
-      Profile("nvtx_e2e_domains", {TestProgram("nvtx_domains_program")}, "nvtx_domains_program");
+  const Profiled p = Profile("nvtx_e2e_domains", {TestProgram("nvtx_domains_program")}, "main");
   CHECK(p.output.find("push 0\npop 0\n") != std::string::npos);
   const Rows domains = QueryRows(
       p.report, "SELECT text, domainId FROM NVTX_EVENTS WHERE eventType = 75 ORDER BY start");
@@ -130,7 +129,7 @@ TEST_CASE("domains, registered strings, categories, colours and payloads", "[nvt
   CHECK(net != "0");
   CHECK(disk != "0");
   CHECK(net != disk);
-  const std::string main = p.Gtid("nvtx_domains_program");
+  const std::string main = p.Gtid("main");
   const Rows expected = {
       // eventType, text, registered text, domainId, category, color, payload columns, end set
       {"75", "net", "NULL", net, "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL",

@@ -33,6 +33,7 @@ class TrackerHarness {
  public:
   explicit TrackerHarness(const std::string& test_name)
       : path_(MakeTempDir(test_name) + "/report.sqlite") {
+    process_.stream_id = 1;
     process_.pid = kPid;
     process_.name = "program";
     process_.session_start_ns = kSessionStart;
@@ -235,9 +236,10 @@ TEST_CASE("ranges open at process end are written with a NULL end", "[nvtx][trac
                                      Tid(11), "NULL", "NULL", "0")});
 }
 
-TEST_CASE("processes keep separate state even with equal tids and range ids", "[nvtx][tracker]") {
+TEST_CASE("processes keep separate state even with equal tids and levels", "[nvtx][tracker]") {
   TrackerHarness harness("nvtx_tracker_processes");
   collector::ProcessStream other;
+  other.stream_id = 2;
   other.pid = 77;
   other.session_start_ns = kSessionStart;
   harness.Feed(Push(11, 1100, 0, "pid 1234"));
@@ -249,6 +251,31 @@ TEST_CASE("processes keep separate state even with equal tids and range ids", "[
                  "0"),
              Row("150", "200", "59", "NULL", "NULL", "NULL", "pid 77",
                  std::to_string(storage::GlobalTid(77, 11)), "NULL", "NULL", "0")});
+}
+
+TEST_CASE("the streams before and after exec keep separate state under one pid",
+          "[nvtx][tracker]") {
+  TrackerHarness harness("nvtx_tracker_exec");
+  collector::ProcessStream after_exec;
+  after_exec.stream_id = 2;
+  after_exec.pid = kPid;
+  after_exec.session_start_ns = kSessionStart;
+  harness.Feed(Push(11, 1100, 0, "before exec"));
+  harness.Feed(Start(11, 1150, 1, "started before exec"));
+  harness.Feed(after_exec, Push(11, 1200, 0, "after exec"));
+  harness.Feed(after_exec, Start(11, 1250, 1, "started after exec"));
+  harness.Feed(after_exec, Pop(11, 1300, 0));
+  harness.Feed(after_exec, End(11, 1350, 1));
+  harness.EndProcess();
+  CHECK(harness.stats().unclosed_ranges == 2);
+  CHECK(harness.Finish() == Rows{Row("100", "NULL", "59", "NULL", "NULL", "NULL", "before exec",
+                                     Tid(11), "NULL", "NULL", "0"),
+                                 Row("150", "NULL", "60", "1", "NULL", "NULL",
+                                     "started before exec", Tid(11), "NULL", "NULL", "0"),
+                                 Row("200", "300", "59", "NULL", "NULL", "NULL", "after exec",
+                                     Tid(11), "NULL", "NULL", "0"),
+                                 Row("250", "350", "60", "1", "NULL", "NULL", "started after exec",
+                                     Tid(11), "NULL", "NULL", "0")});
 }
 
 TEST_CASE("records shorter than their struct are counted and skipped", "[nvtx][tracker]") {

@@ -1,5 +1,6 @@
-// End-to-end: fork (the child's calls under the child's pid, fork itself only in the parent) and
-// calls made by signal handlers while the interrupted thread is inside a traced call.
+// End-to-end: fork (the child's calls under the child's pid, fork itself only in the parent),
+// calls made by signal handlers while the interrupted thread is inside a traced call, and thread
+// cancellation through a traced call.
 #include <catch2/catch.hpp>
 
 #include "storage/global_id.h"
@@ -11,7 +12,7 @@ namespace prof::test {
 using storage::GlobalTid;
 using storage::PidOf;
 
-TEST_CASE("a fork child's calls appear under the child's pid; fork only under the parent's") {
+TEST_CASE("a fork child's calls appear under the child's pid and fork only under the parent's") {
   const OsrtRun run = ProfileWithOsrt(MakeTempDir("osrt-fork"), "osrt_fork");
   const uint32_t parent = static_cast<uint32_t>(ValueAfter(run.out, "parent="));
   const uint32_t child = static_cast<uint32_t>(ValueAfter(run.out, "child="));
@@ -64,6 +65,16 @@ TEST_CASE("a signal handler's calls nest one level inside the interrupted call")
     CHECK(sleeps[i].start >= reads[i].start);
     CHECK(sleeps[i].end <= reads[i].end);
   }
+}
+
+TEST_CASE("a thread cancelled inside a traced call unwinds through the wrapper") {
+  const OsrtRun run = ProfileWithOsrt(MakeTempDir("osrt-cancel"), "osrt_cancel");
+  const uint32_t pid = static_cast<uint32_t>(ValueAfter(run.out, "pid="));
+  // ProfileWithOsrt checked that the program exited 0: the join saw PTHREAD_CANCELED.
+  CHECK(OsrtRows(run.report, "read").empty());
+  const auto sleeps = OsrtRows(run.report, "usleep");
+  REQUIRE(sleeps.size() == 1);
+  CHECK(sleeps[0].global_tid == GlobalTid(pid, pid));
 }
 
 }  // namespace prof::test

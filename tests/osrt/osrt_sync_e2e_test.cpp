@@ -26,7 +26,7 @@ void CheckOneWait(const std::vector<OsrtRow>& rows, int64_t global_tid, int64_t 
 
 }  // namespace
 
-TEST_CASE("a contended mutex lock is one row; uncontended locks are never recorded") {
+TEST_CASE("a contended mutex lock is one row and uncontended locks are never recorded") {
   // Threshold 0 records every call that is timed at all: the 1001 uncontended lock calls are
   // settled by the try-lock and must still not appear.
   for (const char* threshold : {"--osrt-threshold=1000", "--osrt-threshold=0"}) {
@@ -39,7 +39,7 @@ TEST_CASE("a contended mutex lock is one row; uncontended locks are never record
   }
 }
 
-TEST_CASE("rwlock, semaphore, condition and join waits are recorded on the waiting thread") {
+TEST_CASE("rwlock semaphore condition and join waits are recorded on the waiting thread") {
   const OsrtRun run = ProfileWithOsrt(MakeTempDir("osrt-sync"), "osrt_sync_waits");
   const uint32_t pid = static_cast<uint32_t>(ValueAfter(run.out, "pid="));
   const int64_t waiter = GlobalTid(pid, static_cast<uint32_t>(ValueAfter(run.out, "waiter_tid=")));

@@ -36,7 +36,7 @@ TEST_CASE("prof stats prints nsys-style column reports", "[stats][cli]") {
         " ** NVTX Range Summary (nvtx_sum):\n"
         "\n"
         " Time (%)  Total Time (ns)  Instances     Avg (ns)       Med (ns)      Min (ns)     "
-        "Max (ns)    StdDev (ns)   Style    Range\n"
+        "Max (ns)   StdDev (ns)    Style   Range\n"
         " --------  ---------------  ---------  -------------  -------------  -----------  "
         "-----------  ------------  -------  ------\n"
         "     58.9      485,565,904          1  485,565,904.0  485,565,904.0  485,565,904  "
@@ -107,6 +107,8 @@ TEST_CASE("prof stats -o writes one file per report", "[stats][cli]") {
 
   CheckFails(Stats({"-o", dir + "/run", "-r", "osrt_sum", kReport}),
              dir + "/run_osrt_sum.csv already exists (use --force-overwrite to replace it)");
+  CheckFails(Stats({"--force-overwrite=false", "-o", dir + "/run", "-r", "osrt_sum", kReport}),
+             dir + "/run_osrt_sum.csv already exists (use --force-overwrite to replace it)");
   std::ofstream(dir + "/run_osrt_sum.csv") << "old";
   const CommandResult forced =
       Stats({"-q", "--force-overwrite", "-o", dir + "/run", "-r", "osrt_sum", kReport});
@@ -128,6 +130,10 @@ TEST_CASE("prof stats fails with one line on bad input", "[stats][cli]") {
   CheckFails(Stats({"-r", "gpu_sum", kReport}),
              "unknown report 'gpu_sum'; valid reports: nvtx_sum, osrt_sum, nvtx_pushpop_sum, "
              "nvtx_startend_sum, nvtx_pushpop_trace");
+  CheckFails(Stats({"-r", "nvtx_sum", kReport, "extra"}),
+             "The following argument was not expected: extra");
+  CheckFails(Stats({"--force-overwrite", "true", kReport}),
+             "The following argument was not expected: " + kReport);
   CheckFails(Stats({"-o", dir + "/no/such/dir/x", kReport}),
              "cannot write " + dir + "/no/such/dir/x_nvtx_sum.csv: No such file or directory");
   std::vector<std::string> files;

@@ -1,7 +1,8 @@
-// GlobalId encoding checked against values of a real nsys export (torch_mix.sqlite: python3, pid 490).
-#include <catch2/catch.hpp>
-
+// GlobalId encoding checked against values of a real nsys export (torch_mix.sqlite: python3, pid
+// 490).
 #include "storage/global_id.h"
+
+#include <catch2/catch.hpp>
 
 namespace prof::storage {
 namespace {

@@ -15,11 +15,11 @@
 namespace prof::storage {
 namespace {
 
+using prof::test::QueryRows;
 using test::CreateWriter;
 using test::FileNames;
 using test::FinishWriter;
 using test::FreshReportPath;
-using prof::test::QueryRows;
 using Rows = std::vector<std::vector<std::string>>;
 using Strings = std::vector<std::string>;
 
@@ -64,6 +64,11 @@ TEST_CASE("Abandon and destruction without Finish delete the temporary file", "[
     writer->AddCaptureMetadata("a", "b");
     writer->Abandon();
     CHECK(FileNames(dir).empty());
+    // Rows after Abandon go nowhere; the first failure is kept and reported.
+    writer->AddNvtxEvent(NvtxEventRow());
+    const Status commit = writer->Commit();
+    REQUIRE_FALSE(commit.ok());
+    CHECK(commit.message() == "database is not open");
     CHECK_FALSE(writer->Finish(SessionInfo()).ok());
     CHECK(FileNames(dir).empty());
   }
@@ -89,8 +94,8 @@ TEST_CASE("a failed rename fails Finish and leaves no temporary file", "[storage
   auto writer = CreateWriter(path);
   const Status status = writer->Finish(SessionInfo());
   REQUIRE_FALSE(status.ok());
-  CHECK_THAT(status.message(), Catch::StartsWith("cannot write report " + path + ": cannot rename " +
-                                                 path + ".partial-"));
+  CHECK_THAT(status.message(), Catch::StartsWith("cannot write report " + path +
+                                                 ": cannot rename " + path + ".partial-"));
   CHECK(FileNames(DirectoryOf(path)) == Strings{"report.sqlite"});
   CHECK(std::filesystem::is_directory(path));
 }
@@ -130,13 +135,15 @@ TEST_CASE("Finish writes the session tables and builds the indexes", "[storage][
              {"dropped_records", "0"},
              {"unknown_records", "0"},
              {"utc_epoch_ns_at_start", "1796226914772304646"}});
-  CHECK(QueryRows(path, "SELECT name, value FROM META_DATA_EXPORT WHERE name IN "
-                        "('EXPORT_PRODUCT_NAME', 'EXPORT_SCHEMA_VERSION') ORDER BY rowid") ==
+  CHECK(QueryRows(path,
+                  "SELECT name, value FROM META_DATA_EXPORT WHERE name IN "
+                  "('EXPORT_PRODUCT_NAME', 'EXPORT_SCHEMA_VERSION') ORDER BY rowid") ==
         Rows{{"EXPORT_PRODUCT_NAME", "prof"}, {"EXPORT_SCHEMA_VERSION", "3.20.3"}});
   CHECK(QueryRows(path, "SELECT count(*) FROM META_DATA_EXPORT") == Rows{{"12"}});
   // Only tables that exist get their index: OSRT_API has no rows, so no table and no index.
-  CHECK(QueryRows(path, "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' "
-                        "ORDER BY name") == Rows{{"prof_nvtx_events_start", "NVTX_EVENTS"}});
+  CHECK(QueryRows(path,
+                  "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' "
+                  "ORDER BY name") == Rows{{"prof_nvtx_events_start", "NVTX_EVENTS"}});
   CHECK(QueryRows(path, "SELECT name FROM pragma_index_info('prof_nvtx_events_start')") ==
         Rows{{"start"}});
 }

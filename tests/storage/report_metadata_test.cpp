@@ -1,10 +1,10 @@
 // The name/value rows of META_DATA_EXPORT and PROF_SESSION and the session start time texts.
+#include "storage/report_metadata.h"
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <ctime>
 #include <map>
-
-#include "storage/report_metadata.h"
 
 namespace prof::storage {
 namespace {
@@ -50,7 +50,8 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
   session.command_line = "python3 'my script.py'";
   session.trace_options = "nvtx,osrt";
   session.osrt_threshold_ns = 1000;
-  session.environment_set = "LD_PRELOAD=/x/libprof_osrt.so\nNVTX_INJECTION64_PATH=/x/libprof_nvtx.so";
+  session.environment_set =
+      "LD_PRELOAD=/x/libprof_osrt.so\nNVTX_INJECTION64_PATH=/x/libprof_nvtx.so";
   session.exit_status = 137;
   session.duration_ns = 6327000000;
   session.dropped_records = 3;

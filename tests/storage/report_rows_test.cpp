@@ -8,10 +8,10 @@
 namespace prof::storage {
 namespace {
 
+using prof::test::QueryRows;
 using test::CreateWriter;
 using test::FinishWriter;
 using test::FreshReportPath;
-using prof::test::QueryRows;
 using Rows = std::vector<std::vector<std::string>>;
 
 constexpr char kNvtxColumns[] =
@@ -50,15 +50,34 @@ TEST_CASE("NVTX rows round-trip, unset fields as NULL", "[storage][rows]") {
   writer->AddNvtxEvent(mark);
   FinishWriter(writer.get());
 
-  CHECK(QueryRows(path, std::string("SELECT ") + kNvtxColumns + " FROM NVTX_EVENTS ORDER BY rowid") ==
-        Rows{{"4785384924", "5270950828", "60", "7", "3", "4278255360", "setup", "281483197546986",
-              "281483197546996", "0", "2", "-1", "NULL", "0.25", "NULL", "NULL", "NULL", "1",
-              "NULL", "NULL"},
-             {"99", "NULL", "34", "NULL", "NULL", "NULL", "NULL", "281483197546986", "NULL",
-              "NULL", "NULL", "NULL", "-5", "NULL", "4294967295", "-2147483648", "1.5", "NULL",
-              "NULL", "NULL"}});
-  CHECK(QueryRows(path, "SELECT typeof(doubleValue), typeof(floatValue), typeof(color) "
-                        "FROM NVTX_EVENTS ORDER BY rowid") ==
+  CHECK(
+      QueryRows(path, std::string("SELECT ") + kNvtxColumns + " FROM NVTX_EVENTS ORDER BY rowid") ==
+      Rows{{"4785384924",
+            "5270950828",
+            "60",
+            "7",
+            "3",
+            "4278255360",
+            "setup",
+            "281483197546986",
+            "281483197546996",
+            "0",
+            "2",
+            "-1",
+            "NULL",
+            "0.25",
+            "NULL",
+            "NULL",
+            "NULL",
+            "1",
+            "NULL",
+            "NULL"},
+           {"99",   "NULL", "34",   "NULL", "NULL", "NULL", "NULL",       "281483197546986",
+            "NULL", "NULL", "NULL", "NULL", "-5",   "NULL", "4294967295", "-2147483648",
+            "1.5",  "NULL", "NULL", "NULL"}});
+  CHECK(QueryRows(path,
+                  "SELECT typeof(doubleValue), typeof(floatValue), typeof(color) "
+                  "FROM NVTX_EVENTS ORDER BY rowid") ==
         Rows{{"real", "null", "integer"}, {"null", "real", "null"}});
 }
 
@@ -75,13 +94,13 @@ TEST_CASE("OS runtime rows round-trip with nsys's event class and no callchain",
   row.nesting_level = 1;
   writer->AddOsrtCall(row);
   FinishWriter(writer.get());
-  CHECK(QueryRows(path, "SELECT start, end, eventClass, globalTid, nameId, returnValue, "
-                        "nestingLevel, callchainId FROM OSRT_API") ==
+  CHECK(QueryRows(path,
+                  "SELECT start, end, eventClass, globalTid, nameId, returnValue, "
+                  "nestingLevel, callchainId FROM OSRT_API") ==
         Rows{{"60749477", "60751965", "27", "281483197546986", "0", "-1", "1", "0"}});
 }
 
-TEST_CASE("rows spanning many batches and commits keep their order and values",
-          "[storage][rows]") {
+TEST_CASE("rows spanning many batches and commits keep their order and values", "[storage][rows]") {
   const std::string path = FreshReportPath("rows-batches");
   auto writer = CreateWriter(path);
   constexpr int kRows = 1000;  // 31 full batches of 32 and a partial one, with commits between
@@ -95,12 +114,17 @@ TEST_CASE("rows spanning many batches and commits keep their order and values",
     if (i % 333 == 0) REQUIRE(writer->Commit().ok());
   }
   FinishWriter(writer.get());
-  CHECK(QueryRows(path, "SELECT count(*), sum(start = rowid - 1), sum(end = 2 * start), "
-                        "sum(nameId = start % 7), count(DISTINCT globalTid) FROM OSRT_API") ==
+  CHECK(QueryRows(path,
+                  "SELECT count(*), sum(start = rowid - 1), sum(end = 2 * start), "
+                  "sum(nameId = start % 7), count(DISTINCT globalTid) FROM OSRT_API") ==
         Rows{{"1000", "1000", "1000", "1000", "3"}});
-  CHECK(QueryRows(path, "SELECT id, value FROM StringIds ORDER BY id") ==
-        Rows{{"0", "call0"}, {"1", "call1"}, {"2", "call2"}, {"3", "call3"},
-             {"4", "call4"}, {"5", "call5"}, {"6", "call6"}});
+  CHECK(QueryRows(path, "SELECT id, value FROM StringIds ORDER BY id") == Rows{{"0", "call0"},
+                                                                               {"1", "call1"},
+                                                                               {"2", "call2"},
+                                                                               {"3", "call3"},
+                                                                               {"4", "call4"},
+                                                                               {"5", "call5"},
+                                                                               {"6", "call6"}});
 }
 
 TEST_CASE("StringIds holds each interned string once, numbered from 0", "[storage][rows]") {
@@ -124,8 +148,9 @@ TEST_CASE("thread names: last name wins, priority as given", "[storage][rows]") 
   writer->AddProcess(GlobalPid(490), 490, "python3");
   writer->AddProcess(GlobalPid(421), 421, "bash");
   FinishWriter(writer.get());
-  CHECK(QueryRows(path, "SELECT s.value, t.priority, t.globalTid FROM ThreadNames t "
-                        "JOIN StringIds s ON s.id = t.nameId ORDER BY t.rowid") ==
+  CHECK(QueryRows(path,
+                  "SELECT s.value, t.priority, t.globalTid FROM ThreadNames t "
+                  "JOIN StringIds s ON s.id = t.nameId ORDER BY t.rowid") ==
         Rows{{"python3", "20", "281483197546986"}, {"[NSys Comms]", "10", "281483197546996"}});
   CHECK(QueryRows(path, "SELECT globalPid, pid, name FROM PROCESSES ORDER BY rowid") ==
         Rows{{"281482039918592", "421", "bash"}, {"281483197546496", "490", "python3"}});

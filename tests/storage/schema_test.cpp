@@ -19,8 +19,9 @@ using test::FreshReportPath;
 using test::TableNames;
 using Strings = std::vector<std::string>;
 
-const Strings kAlwaysTables = {"META_DATA_CAPTURE", "META_DATA_EXPORT", "PROCESSES",
-                               "PROF_SESSION",      "StringIds",        "TARGET_INFO_SESSION_START_TIME",
+const Strings kAlwaysTables = {"META_DATA_CAPTURE", "META_DATA_EXPORT",
+                               "PROCESSES",         "PROF_SESSION",
+                               "StringIds",         "TARGET_INFO_SESSION_START_TIME",
                                "ThreadNames"};
 
 NvtxEventRow SomeNvtxRow() {
@@ -49,8 +50,7 @@ TEST_CASE("an empty report holds only the tables nsys always writes", "[storage]
   CHECK(TableNames(path) == kAlwaysTables);
 }
 
-TEST_CASE("tables appear with their first row, with the enums they refer to",
-          "[storage][schema]") {
+TEST_CASE("tables appear with their first row, with the enums they refer to", "[storage][schema]") {
   SECTION("NVTX only") {
     const std::string path = FreshReportPath("schema-nvtx");
     auto writer = CreateWriter(path);
@@ -58,8 +58,8 @@ TEST_CASE("tables appear with their first row, with the enums they refer to",
     FinishWriter(writer.get());
     CHECK(TableNames(path) == Strings{"ENUM_NSYS_EVENT_TYPE", "META_DATA_CAPTURE",
                                       "META_DATA_EXPORT", "NVTX_EVENTS", "PROCESSES",
-                                      "PROF_SESSION", "StringIds",
-                                      "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
+                                      "PROF_SESSION", "StringIds", "TARGET_INFO_SESSION_START_TIME",
+                                      "ThreadNames"});
   }
   SECTION("NVTX and OS runtime") {
     const std::string path = FreshReportPath("schema-both");
@@ -98,7 +98,8 @@ std::map<std::string, Strings> ReferenceColumns() {
 Strings ReportColumns(const std::string& path, const std::string& table) {
   Strings columns;
   for (const auto& row : prof::test::QueryRows(
-           path, "SELECT cid, name, type, \"notnull\", pk FROM pragma_table_info('" + table + "')")) {
+           path,
+           "SELECT cid, name, type, \"notnull\", pk FROM pragma_table_info('" + table + "')")) {
     columns.push_back(row[0] + "|" + row[1] + "|" + row[2] + "|" + row[3] + "|" + row[4]);
   }
   return columns;
@@ -127,7 +128,8 @@ TEST_CASE("the catalog's tables all have DDL compiled in", "[storage][schema]") 
     const std::optional<std::string_view> ddl = TableDdl(spec.name);
     REQUIRE(ddl.has_value());
     CHECK(ddl->find("CREATE TABLE " + std::string(spec.name) + " (") != std::string_view::npos);
-    for (std::string_view enum_table : spec.enum_tables) CHECK(FindTableSpec(enum_table) != nullptr);
+    for (std::string_view enum_table : spec.enum_tables)
+      CHECK(FindTableSpec(enum_table) != nullptr);
   }
   CHECK(FindTableSpec("CUPTI_ACTIVITY_KIND_KERNEL") == nullptr);
   CHECK(SchemaFileStem("TARGET_INFO_SESSION_START_TIME") == "target_info_session_start_time");
@@ -154,8 +156,9 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
   writer->AddOsrtCall(SomeOsrtRow(writer.get()));
   FinishWriter(writer.get());
   CHECK(prof::test::QueryRows(path, "SELECT count(*) FROM ENUM_NSYS_EVENT_CLASS")[0][0] == "89");
-  CHECK(prof::test::QueryRows(path, "SELECT name, label FROM ENUM_NSYS_EVENT_CLASS WHERE id = 27") ==
-        std::vector<Strings>{{"TRACE_PROCESS_EVENT_OS_RUNTIME", "OSRT runtime"}});
+  CHECK(
+      prof::test::QueryRows(path, "SELECT name, label FROM ENUM_NSYS_EVENT_CLASS WHERE id = 27") ==
+      std::vector<Strings>{{"TRACE_PROCESS_EVENT_OS_RUNTIME", "OSRT runtime"}});
 }
 
 TEST_CASE("INSERTs name their columns", "[storage][schema]") {

@@ -1,8 +1,8 @@
 // C++ functions registered for SQL: results, NULL handling, errors and per-group aggregate state.
+#include "storage/sql_function.h"
+
 #include <catch2/catch.hpp>
 #include <vector>
-
-#include "storage/sql_function.h"
 
 namespace prof::storage {
 namespace {
@@ -93,8 +93,7 @@ TEST_CASE("an aggregate gets fresh state per group and is always finalized",
                 .ok());
     CHECK(Column(&db, "SELECT sum_and_count(v) FROM t GROUP BY g ORDER BY g") ==
           std::vector<std::string>{"3/2", "10/2", "5/1"});
-    CHECK(Column(&db, "SELECT sum_and_count(v) FROM t WHERE 0") ==
-          std::vector<std::string>{"0/0"});
+    CHECK(Column(&db, "SELECT sum_and_count(v) FROM t WHERE 0") == std::vector<std::string>{"0/0"});
     CHECK(instances == 0);
   }
   CHECK(instances == 0);

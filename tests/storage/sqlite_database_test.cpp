@@ -1,8 +1,9 @@
 // Database / Statement / Transaction: opening, binding, reading back, error reporting.
+#include "storage/sqlite_database.h"
+
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "storage/sqlite_database.h"
 #include "tests/storage/storage_test_util.h"
 #include "tests/support/test_support.h"
 
@@ -123,7 +124,8 @@ TEST_CASE("a failed bind is reported by the next Step", "[storage][sqlite]") {
   const Status status = statement.Step(&has_row);
   REQUIRE_FALSE(status.ok());
   CHECK_FALSE(has_row);
-  CHECK_THAT(status.message(), Catch::StartsWith("cannot bind parameter 5: column index out of range"));
+  CHECK_THAT(status.message(),
+             Catch::StartsWith("cannot bind parameter 5: column index out of range"));
   // The error is reported once; the statement stays usable.
   statement.BindInt64(1, int64_t{3});
   RequireOk(statement.Step(&has_row));

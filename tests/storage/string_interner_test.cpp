@@ -1,8 +1,8 @@
 // StringInterner numbers strings as nsys numbers StringIds: from 0, in order of first use.
+#include "storage/string_interner.h"
+
 #include <catch2/catch.hpp>
 #include <string>
-
-#include "storage/string_interner.h"
 
 namespace prof::storage {
 namespace {

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 

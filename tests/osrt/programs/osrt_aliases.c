@@ -1,9 +1,9 @@
 // Built with -O2 -D_FORTIFY_SOURCE=2 -D_FILE_OFFSET_BITS=64, so its calls reach libc under the
 // names such programs really call: open with run-time flags becomes __open64_2, a read into a
 // fixed-size array __read_chk, fopen fopen64, fgets __fgets_chk, stat stat64, mmap mmap64. The
-// opens and reads block on a FIFO that a writer thread opens and fills 5 ms later; the test
+// opens and reads block on FIFOs that a writer thread opens and fills 5 ms later; the test
 // profiles it with --osrt-threshold=0 so that the short calls are recorded too. Prints the pid and
-// the mmap64 address; exits 1 when a call fails. Argument: a directory for the FIFO.
+// the mmap64 address; exits 1 when a call fails. Argument: a directory for the FIFOs.
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char fifo_path[256];
+// One FIFO per round, so that a round's reader can never open the writer's previous round.
+static char fifo_paths[2][256];
 static volatile int read_flags = O_RDONLY;  // not a compile-time constant: open becomes __open64_2
 static volatile size_t one = 1;             // nor is the read size: read becomes __read_chk
 
@@ -21,7 +22,7 @@ static void* Writer(void* unused) {
   (void)unused;
   for (int round = 0; round < 2; ++round) {
     usleep(5000);
-    const int fd = open(fifo_path, O_WRONLY);
+    const int fd = open(fifo_paths[round], O_WRONLY);
     if (fd < 0) return (void*)1;
     usleep(5000);
     const ssize_t written = write(fd, "line\n", 5);
@@ -33,22 +34,24 @@ static void* Writer(void* unused) {
 
 int main(int argc, char** argv) {
   if (argc != 2) return 1;
-  snprintf(fifo_path, sizeof(fifo_path), "%s/fifo", argv[1]);
-  if (mkfifo(fifo_path, 0600) != 0) return 1;
+  for (int round = 0; round < 2; ++round) {
+    snprintf(fifo_paths[round], sizeof(fifo_paths[round]), "%s/fifo%d", argv[1], round);
+    if (mkfifo(fifo_paths[round], 0600) != 0) return 1;
+  }
   pthread_t writer;
   if (pthread_create(&writer, NULL, Writer, NULL) != 0) return 1;
 
   int failures = 0;
-  const int fd = open(fifo_path, read_flags);
+  const int fd = open(fifo_paths[0], read_flags);
   char byte[8];
   failures += fd < 0 || read(fd, byte, one) != 1;
   close(fd);
-  FILE* stream = fopen(fifo_path, "r");
+  FILE* stream = fopen(fifo_paths[1], "r");
   char line[16];
   failures += stream == NULL || fgets(line, (int)(one * sizeof(line)), stream) == NULL;
   if (stream != NULL) fclose(stream);
   struct stat status;
-  failures += stat(fifo_path, &status) != 0;
+  failures += stat(fifo_paths[1], &status) != 0;
 
   const size_t size = 8u << 20;
   void* mapping =

@@ -1,0 +1,99 @@
+/* A program with known behaviour for the record-stream tests (tracing with --trace=nvtx):
+ *   stream_program flood THREADS N   THREADS threads each emit N NVTX marks "flood" at full speed
+ *   stream_program names             names threads through prctl and pthread_setname_np
+ *   stream_program fork              fork() without exec: parent and child each mark once
+ *   stream_program exec              fork()+exec of itself as "stream_program child"
+ *   stream_program child             marks "child" once */
+#define _GNU_SOURCE
+#include <nvtx3/nvToolsExt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static long marks_per_thread;
+
+static void* Flood(void* unused) {
+  for (long i = 0; i < marks_per_thread; ++i) nvtxMarkA("flood");
+  return NULL;
+}
+
+static int RunFlood(int threads, long marks) {
+  pthread_t ids[64];
+  marks_per_thread = marks;
+  for (int i = 0; i < threads; ++i) pthread_create(&ids[i], NULL, Flood, NULL);
+  for (int i = 0; i < threads; ++i) pthread_join(ids[i], NULL);
+  return 0;
+}
+
+static pthread_barrier_t all_marked; /* both workers and main have emitted */
+static pthread_barrier_t b_named;    /* main has named worker b */
+
+static void* NameSelf(void* unused) {
+  nvtxMarkA("worker-a starts");
+  pthread_setname_np(pthread_self(), "worker-a");
+  pthread_barrier_wait(&all_marked);
+  return NULL;
+}
+
+static void* WaitToBeNamed(void* unused) {
+  nvtxMarkA("worker-b starts");
+  pthread_barrier_wait(&all_marked);
+  pthread_barrier_wait(&b_named);
+  return NULL;
+}
+
+static int RunNames(void) {
+  nvtxMarkA("main starts");
+  prctl(PR_SET_NAME, "renamed-main", 0, 0, 0);
+  pthread_barrier_init(&all_marked, NULL, 3);
+  pthread_barrier_init(&b_named, NULL, 2);
+  pthread_t a, b;
+  pthread_create(&a, NULL, NameSelf, NULL);
+  pthread_create(&b, NULL, WaitToBeNamed, NULL);
+  pthread_barrier_wait(&all_marked);
+  pthread_setname_np(b, "worker-b");
+  pthread_barrier_wait(&b_named);
+  pthread_join(a, NULL);
+  pthread_join(b, NULL);
+  return 0;
+}
+
+static int RunFork(void) {
+  nvtxMarkA("before fork");
+  pid_t child = fork();
+  if (child == 0) {
+    nvtxMarkA("forked child");
+    exit(0);
+  }
+  waitpid(child, NULL, 0);
+  nvtxMarkA("parent");
+  return 0;
+}
+
+static int RunExec(const char* self) {
+  pid_t child = fork();
+  if (child == 0) {
+    execl(self, self, "child", (char*)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  nvtxMarkA("parent");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char** argv) {
+  if (argc >= 4 && strcmp(argv[1], "flood") == 0) return RunFlood(atoi(argv[2]), atol(argv[3]));
+  if (argc >= 2 && strcmp(argv[1], "names") == 0) return RunNames();
+  if (argc >= 2 && strcmp(argv[1], "fork") == 0) return RunFork();
+  if (argc >= 2 && strcmp(argv[1], "exec") == 0) return RunExec(argv[0]);
+  if (argc >= 2 && strcmp(argv[1], "child") == 0) {
+    nvtxMarkA("child");
+    return 0;
+  }
+  return 2;
+}

@@ -1,0 +1,95 @@
+// End-to-end tests of the record stream from libprof_core.so to the report.
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+
+#include "tests/support/test_support.h"
+
+using prof::test::CommandResult;
+using prof::test::MakeTempDir;
+using prof::test::ProfBinary;
+using prof::test::QueryRows;
+using prof::test::RunCommand;
+using prof::test::TestProgram;
+
+namespace {
+
+std::string ProfileNvtx(const std::string& dir, const std::vector<std::string>& args) {
+  const std::string report = dir + "/r.sqlite";
+  std::vector<std::string> argv = {ProfBinary(), "profile", "-q", "-t", "nvtx", "-o", report,
+                                   TestProgram("stream_program")};
+  argv.insert(argv.end(), args.begin(), args.end());
+  CommandResult result = RunCommand(argv);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  REQUIRE(result.err.empty());
+  return report;
+}
+
+int64_t Number(const std::string& report, const std::string& sql) {
+  auto rows = QueryRows(report, sql);
+  REQUIRE(rows.size() == 1);
+  return std::stoll(rows[0][0]);
+}
+
+}  // namespace
+
+TEST_CASE("under a flood every record is either in the report or counted as dropped") {
+  const int threads = 4;
+  const long marks = 400000;
+  const std::string report = ProfileNvtx(MakeTempDir("flood"), {"flood", std::to_string(threads),
+                                                               std::to_string(marks)});
+  const int64_t written = Number(report, "SELECT count(*) FROM NVTX_EVENTS WHERE text = 'flood'");
+  const int64_t dropped =
+      Number(report, "SELECT value FROM PROF_SESSION WHERE name = 'dropped_records'");
+  INFO("written " << written << ", dropped " << dropped);
+  CHECK(written + dropped == threads * marks);
+  CHECK(written > 0);
+}
+
+TEST_CASE("thread names from prctl and pthread_setname_np reach ThreadNames") {
+  const std::string report = ProfileNvtx(MakeTempDir("names"), {"names"});
+  auto rows = QueryRows(report,
+                        "SELECT s.value FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId "
+                        "ORDER BY s.value");
+  CHECK(rows == std::vector<std::vector<std::string>>{{"renamed-main"}, {"worker-a"}, {"worker-b"}});
+  // Each name belongs to the thread that emitted that thread's first mark.
+  auto owners = QueryRows(report,
+                          "SELECT n.text, s.value FROM NVTX_EVENTS n "
+                          "JOIN ThreadNames t ON t.globalTid = n.globalTid "
+                          "JOIN StringIds s ON s.id = t.nameId ORDER BY n.text");
+  CHECK(owners == std::vector<std::vector<std::string>>{{"main starts", "renamed-main"},
+                                                        {"worker-a starts", "worker-a"},
+                                                        {"worker-b starts", "worker-b"}});
+}
+
+TEST_CASE("a fork child streams as its own process and the parent's records stay the parent's") {
+  const std::string report = ProfileNvtx(MakeTempDir("fork"), {"fork"});
+  auto processes = QueryRows(report, "SELECT count(*), count(DISTINCT pid) FROM PROCESSES");
+  CHECK(processes == std::vector<std::vector<std::string>>{{"2", "2"}});
+  auto marks = QueryRows(report,
+                         "SELECT n.text, p.name FROM NVTX_EVENTS n JOIN PROCESSES p "
+                         "ON p.globalPid = (n.globalTid >> 24) << 24 ORDER BY n.start");
+  REQUIRE(marks.size() == 3);
+  CHECK(marks[0][0] == "before fork");
+  CHECK(marks[1][0] == "forked child");
+  CHECK(marks[2][0] == "parent");
+  auto pids = QueryRows(report,
+                        "SELECT count(DISTINCT globalTid >> 24) FROM NVTX_EVENTS "
+                        "WHERE text IN ('before fork', 'parent')");
+  CHECK(pids[0][0] == "1");
+  auto child_pid = QueryRows(report,
+                             "SELECT (SELECT globalTid >> 24 FROM NVTX_EVENTS WHERE text = 'forked child')"
+                             " != (SELECT globalTid >> 24 FROM NVTX_EVENTS WHERE text = 'parent')");
+  CHECK(child_pid[0][0] == "1");
+}
+
+TEST_CASE("an exec'd child process is traced as well") {
+  const std::string report = ProfileNvtx(MakeTempDir("exec"), {"exec"});
+  auto rows = QueryRows(report,
+                        "SELECT n.text, p.name FROM NVTX_EVENTS n JOIN PROCESSES p "
+                        "ON p.globalPid = (n.globalTid >> 24) << 24 ORDER BY n.text");
+  CHECK(rows == std::vector<std::vector<std::string>>{{"child", "stream_program"},
+                                                      {"parent", "stream_program"}});
+  CHECK(QueryRows(report, "SELECT count(DISTINCT pid) FROM PROCESSES")[0][0] == "2");
+}
