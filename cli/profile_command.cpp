@@ -89,6 +89,7 @@ class ProfileCommand : public Command {
     Status status = ParseTraceList(trace_, &options.trace_flags);
     if (!status.ok()) return Fail(status);
     if (!(status = FindLibraryDir(&options.library_dir)).ok()) return Fail(status);
+
     options.trace_text = trace_;
     options.osrt_threshold_ns = osrt_threshold_ns_;
     options.extra_environment = environment_;
@@ -107,6 +108,10 @@ class ProfileCommand : public Command {
       spdlog::error("error: {}", status.message());
       // Once the program ran, its exit code matters more to scripts than prof's own failure.
       return result.report_path.empty() && result.exit_code == 0 ? 1 : result.exit_code;
+    }
+    if ((options.trace_flags & protocol::kTraceCuda) &&
+        !std::filesystem::exists(options.library_dir + "/libprof_cuda.so")) {
+      spdlog::warn("warning: CUDA tracing is not available in this build; tracing the rest");
     }
     if (result.dropped_records > 0) {
       spdlog::warn("warning: {} events were dropped because prof could not keep up",

@@ -43,12 +43,14 @@ class StatsCommand : public Command {
     sub->add_option("-o,--output", options_.output,
                     "'-' for stdout, or a prefix: each report goes to <prefix>_<report>.<ext>")
         ->default_str("-");
-    sub->add_option("--timeunit", options_.time_unit, "Unit of the time columns: nsec, usec, msec, sec")
+    sub->add_option("--timeunit", options_.time_unit,
+                    "Unit of the time columns: nsec, usec, msec, sec")
         ->default_str("nsec");
     sub->add_flag("--force-overwrite", options_.force_overwrite,
                   "Replace existing output files (--force-overwrite=false to refuse)");
     sub->add_flag("-q,--quiet", options_.quiet, "Print only errors");
-    sub->add_option("report", report_path_, "The report: a .sqlite file from prof profile or nsys export")
+    sub->add_option("report", report_path_,
+                    "The report: a .sqlite file from prof profile or nsys export")
         ->required();
     return sub;
   }

@@ -18,7 +18,8 @@ Status CheckOutputFile(const std::string& path, bool force_overwrite) {
   namespace fs = std::filesystem;
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
-  if (fs::is_directory(status)) return Status::Error("cannot write " + path + ": it is a directory");
+  if (fs::is_directory(status))
+    return Status::Error("cannot write " + path + ": it is a directory");
   if (fs::exists(status)) {
     if (!force_overwrite) {
       return Status::Error(path + " already exists (use --force-overwrite to replace it)");

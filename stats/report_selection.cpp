@@ -33,7 +33,8 @@ Status DefaultReports(storage::Database* db, std::vector<const ReportSpec*>* out
 Status SelectReports(const std::vector<std::string>& requested, storage::Database* db,
                      std::vector<const ReportSpec*>* out) {
   std::vector<const ReportSpec*> selected;
-  Status status = requested.empty() ? DefaultReports(db, &selected) : NamedReports(requested, &selected);
+  Status status =
+      requested.empty() ? DefaultReports(db, &selected) : NamedReports(requested, &selected);
   if (!status.ok()) return status;
   *out = std::move(selected);
   return Status::Ok();

@@ -31,8 +31,8 @@ struct RenderedReport {
 Status ResolveSettings(const StatsOptions& options, Settings* out) {
   out->to_stdout = options.output == "-";
   if (options.output.empty()) return Status::Error("the output (-o) must be '-' or a file prefix");
-  const std::string format = options.format.empty() ? (out->to_stdout ? "column" : "csv")
-                                                    : options.format;
+  const std::string format =
+      options.format.empty() ? (out->to_stdout ? "column" : "csv") : options.format;
   out->format = FindOutputFormat(format);
   if (out->format == nullptr) {
     return Status::Error("unknown format '" + format + "'; valid formats: " + OutputFormatNames());

@@ -23,8 +23,10 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
 // tenths of ns for REAL values) yields the double nearest to the exact decimal, so it prints
 // without binary noise (539907026.3 ns -> 539907.0263 us, not 539907.0262999999).
 Cell Scaled(const Cell& cell, double ns_per_unit) {
-  if (const auto* value = std::get_if<int64_t>(&cell)) return static_cast<double>(*value) / ns_per_unit;
-  if (const auto* value = std::get_if<double>(&cell)) return std::round(*value * 10) / (10 * ns_per_unit);
+  if (const auto* value = std::get_if<int64_t>(&cell))
+    return static_cast<double>(*value) / ns_per_unit;
+  if (const auto* value = std::get_if<double>(&cell))
+    return std::round(*value * 10) / (10 * ns_per_unit);
   return cell;
 }
 

@@ -175,7 +175,9 @@ void AfterForkInChild() {
   StartStream();
 }
 
-ThreadBuffer* BufferOfThisThread() {
+// `first_timestamp`: the time of the record being emitted, so that the thread's first-seen name
+// never looks newer than a name the same record sets (nvtxNameOsThread, pthread_setname_np).
+ThreadBuffer* BufferOfThisThread(uint64_t first_timestamp) {
   if (t_buffer != nullptr) return t_buffer;
   t_buffer = AcquireThreadBuffer(CurrentTid());
   if (t_buffer == nullptr) return nullptr;
@@ -184,7 +186,7 @@ ThreadBuffer* BufferOfThisThread() {
   char name[16] = {};
   syscall(SYS_prctl, PR_GET_NAME, name, 0, 0, 0);
   protocol::ThreadNameRecord record{};
-  record.header = {protocol::RecordKind::kThreadName, 0, 0, MonotonicNowNs()};
+  record.header = {protocol::RecordKind::kThreadName, 0, 0, first_timestamp};
   record.named_tid = CurrentTid();
   record.text_length = static_cast<uint32_t>(strnlen(name, sizeof(name)));
   record.header.tid = CurrentTid();
@@ -221,7 +223,7 @@ void Emit(protocol::RecordHeader* record, size_t fixed_size, const char* text, s
   }
   const int saved_errno = errno;
   t_inside_emit = true;
-  ThreadBuffer* buffer = BufferOfThisThread();
+  ThreadBuffer* buffer = BufferOfThisThread(record->timestamp_ns);
   if (buffer != nullptr) {
     record->tid = CurrentTid();
     record->size = static_cast<uint16_t>(protocol::AlignedRecordSize(fixed_size + text_length));

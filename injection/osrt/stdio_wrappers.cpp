@@ -15,8 +15,8 @@ namespace {
 
 using prof::injection::osrt::Unavailable;
 
-// The end-of-file/error results of fread and fclose when no definition is available.
-size_t NothingRead() {
+// The item count of fread/fwrite when no definition is available: nothing transferred.
+size_t NoItems() {
   errno = ENOSYS;
   return 0;
 }
@@ -36,11 +36,11 @@ extern "C" PROF_EXPORT int fclose(FILE* stream) {
 }
 
 extern "C" PROF_EXPORT size_t fread(void* buffer, size_t size, size_t count, FILE* stream) {
-  return PROF_OSRT_FORWARD(fread, NothingRead(), buffer, size, count, stream);
+  return PROF_OSRT_FORWARD(fread, NoItems(), buffer, size, count, stream);
 }
 
 extern "C" PROF_EXPORT size_t fwrite(const void* buffer, size_t size, size_t count, FILE* stream) {
-  return PROF_OSRT_FORWARD(fwrite, NothingRead(), buffer, size, count, stream);
+  return PROF_OSRT_FORWARD(fwrite, NoItems(), buffer, size, count, stream);
 }
 
 extern "C" PROF_EXPORT char* fgets(char* buffer, int count, FILE* stream) {
@@ -53,7 +53,7 @@ extern "C" PROF_EXPORT int fflush(FILE* stream) {
 
 extern "C" PROF_EXPORT size_t __fread_chk(void* buffer, size_t buffer_size, size_t size,
                                           size_t count, FILE* stream) {
-  return PROF_OSRT_FORWARD(__fread_chk, NothingRead(), buffer, buffer_size, size, count, stream);
+  return PROF_OSRT_FORWARD(__fread_chk, NoItems(), buffer, buffer_size, size, count, stream);
 }
 
 extern "C" PROF_EXPORT char* __fgets_chk(char* buffer, size_t buffer_size, int count,

@@ -4,6 +4,7 @@
 
 #include "injection/osrt/wrapper_support.h"
 
+// Without a definition, report pthread_create's documented "insufficient resources" error.
 extern "C" PROF_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attributes,
                                           void* (*start)(void*), void* argument) noexcept {
   return PROF_OSRT_FORWARD(pthread_create, EAGAIN, thread, attributes, start, argument);

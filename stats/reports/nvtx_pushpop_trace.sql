@@ -18,18 +18,19 @@ WITH RECURSIVE
   ),
   -- +1 when a range opens, -1 when it closes. Events of one timestamp: closes of ranges with a
   -- length first (phase 0), then opens in RangeId order (phase 1), a zero-length range closing
-  -- right after it opens.
+  -- right after it opens. The window steps below carry ids and keys only: sorting is cheaper
+  -- without the names.
   events AS (
-    SELECT *, start AS ts, 1 AS phase, 1 AS delta FROM ranges
+    SELECT globalTid, domainId, start AS ts, 1 AS phase, id, 1 AS delta FROM ranges
     UNION ALL
-    SELECT *, end, CASE WHEN end > start THEN 0 ELSE 1 END, -1 FROM ranges
+    SELECT globalTid, domainId, end, CASE WHEN end > start THEN 0 ELSE 1 END, id, -1 FROM ranges
   ),
   -- A range's level is the number of ranges open just before it opens.
   leveled AS (
-    SELECT id, start, end, duration, name, globalTid, domainId, depth - 1 AS lvl
+    SELECT id, globalTid, domainId, depth - 1 AS lvl
     FROM (
       SELECT
-        *,
+        id, globalTid, domainId, delta,
         sum(delta) OVER (PARTITION BY globalTid, domainId ORDER BY ts, phase, id, delta DESC
                          ROWS UNBOUNDED PRECEDING) AS depth
       FROM events
@@ -40,21 +41,24 @@ WITH RECURSIVE
   -- of the same thread and domain: every range is listed once at its own level (isRange 1) and
   -- once as a probe at level L-1 (isRange 0), which picks up the last range id seen there.
   probes AS (
-    SELECT *, lvl AS level, 1 AS isRange FROM leveled
+    SELECT globalTid, domainId, lvl, lvl AS level, id, 1 AS isRange FROM leveled
     UNION ALL
-    SELECT *, lvl - 1, 0 FROM leveled
+    SELECT globalTid, domainId, lvl, lvl - 1, id, 0 FROM leveled
   ),
-  tree AS (
-    SELECT id, start, end, duration, name, globalTid, lvl, parentId
+  parents AS (
+    SELECT id, lvl, parentId
     FROM (
       SELECT
-        *,
+        id, lvl, isRange,
         max(CASE WHEN isRange = 1 THEN id END) OVER (
           PARTITION BY globalTid, domainId, level ORDER BY id
           ROWS UNBOUNDED PRECEDING) AS parentId
       FROM probes
     )
     WHERE isRange = 0
+  ),
+  tree AS (
+    SELECT ranges.*, parents.lvl, parents.parentId FROM ranges JOIN parents USING (id)
   ),
   children AS (
     SELECT parentId AS id, count(*) AS numChild, sum(duration) AS durChild
@@ -64,10 +68,10 @@ WITH RECURSIVE
   ),
   -- ":<root id>:...:<own id>", built from the roots down.
   stacks(id, rangeStack) AS (
-    SELECT id, ':' || id FROM tree WHERE parentId IS NULL
+    SELECT id, ':' || id FROM parents WHERE parentId IS NULL
     UNION ALL
-    SELECT tree.id, stacks.rangeStack || ':' || tree.id
-    FROM tree JOIN stacks ON tree.parentId = stacks.id
+    SELECT parents.id, stacks.rangeStack || ':' || parents.id
+    FROM parents JOIN stacks ON parents.parentId = stacks.id
   )
 SELECT
   -- range start timestamp (ns)

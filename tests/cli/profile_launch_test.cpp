@@ -76,9 +76,13 @@ TEST_CASE("stdin, stdout, stderr and arguments pass through untouched") {
 
 TEST_CASE("prof's messages go to stderr with the prof: prefix") {
   const std::string dir = MakeTempDir("messages");
-  CommandResult result = Profile(dir + "/r", {"exit", "0"});
+  CommandResult result = Profile(dir + "/r", {"exit", "0"}, {"-t", "nvtx,osrt"});
   CHECK(result.out.empty());
   CHECK(result.err == "prof: report written to " + dir + "/r.sqlite\n");
+  // CUDA tracing (on by default) comes with libprof_cuda.so; until then prof says so once.
+  CommandResult default_trace = Profile(dir + "/d", {"exit", "0"});
+  CHECK(default_trace.err == "prof: warning: CUDA tracing is not available in this build; tracing "
+                             "the rest\nprof: report written to " + dir + "/d.sqlite\n");
 }
 
 TEST_CASE("-e sets variables in the program's environment and the report lists what prof set") {

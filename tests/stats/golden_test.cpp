@@ -62,8 +62,8 @@ TEST_CASE("nvtx_pushpop_trace on torch_mix nests h2d and sync in step", "[stats]
   const TextRows rows = Texts(table);
   REQUIRE(rows.size() == 121);  // 1 setup + 40 x (step, h2d, sync)
   CHECK(rows[0] == std::vector<std::string>{"4785384924", "5270950828", "485565904", "0",
-                                            "485565904", ":setup", "490", "490", "0", "0", "1",
-                                            "", ":1", ":setup"});
+                                            "485565904", ":setup", "490", "490", "0", "0", "1", "",
+                                            ":1", ":setup"});
   CHECK(rows[1] == std::vector<std::string>{"5271504711", "5555618692", "284113981", "5656911",
                                             "278457070", ":step", "490", "490", "0", "2", "2", "",
                                             ":2", ":step"});

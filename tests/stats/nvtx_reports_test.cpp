@@ -8,9 +8,9 @@
 namespace prof::stats::test {
 namespace {
 
-const std::vector<std::string> kSummaryColumns = {
-    "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
-    "Min (ns)", "Max (ns)",        "StdDev (ns)"};
+const std::vector<std::string> kSummaryColumns = {"Time (%)", "Total Time (ns)", "Instances",
+                                                  "Avg (ns)", "Med (ns)",        "Min (ns)",
+                                                  "Max (ns)", "StdDev (ns)"};
 
 std::vector<std::string> With(std::vector<std::string> columns,
                               const std::vector<std::string>& more) {
@@ -72,10 +72,10 @@ TEST_CASE("nvtx_startend_sum keeps start/end ranges only", "[stats][nvtx]") {
 
 TEST_CASE("nvtx_pushpop_trace lists each range with its nesting", "[stats][nvtx]") {
   const ResultTable table = RunReport(MakeNvtxReport("nvtx_pushpop_trace"), "nvtx_pushpop_trace");
-  CHECK(table.columns ==
-        std::vector<std::string>{"Start (ns)", "End (ns)", "Duration (ns)", "DurChild (ns)",
-                                 "DurNonChild (ns)", "Name", "PID", "TID", "Lvl", "NumChild",
-                                 "RangeId", "ParentId", "RangeStack", "NameTree"});
+  CHECK(table.columns == std::vector<std::string>{"Start (ns)", "End (ns)", "Duration (ns)",
+                                                  "DurChild (ns)", "DurNonChild (ns)", "Name",
+                                                  "PID", "TID", "Lvl", "NumChild", "RangeId",
+                                                  "ParentId", "RangeStack", "NameTree"});
   const TextRows expected = {
       {"0", "1000", "1000", "600", "400", ":outer", "100", "1", "0", "2", "1", "", ":1", ":outer"},
       {"0", "30", "30", "0", "30", "Other:load", "200", "5", "0", "0", "2", "", ":2", "Other:load"},
@@ -93,7 +93,8 @@ TEST_CASE("nvtx_pushpop_trace lists each range with its nesting", "[stats][nvtx]
       {"600", "1150", "550", "0", "550", ":inner", "100", "2", "1", "0", "8", "7", ":7:8",
        "--:inner"},
       // Same start as its parent: the longer range encloses.
-      {"2000", "2600", "600", "100", "500", ":outer", "100", "1", "0", "1", "9", "", ":9", ":outer"},
+      {"2000", "2600", "600", "100", "500", ":outer", "100", "1", "0", "1", "9", "", ":9",
+       ":outer"},
       {"2000", "2100", "100", "0", "100", ":inner", "100", "1", "1", "0", "10", "9", ":9:10",
        "--:inner"},
   };
@@ -102,12 +103,12 @@ TEST_CASE("nvtx_pushpop_trace lists each range with its nesting", "[stats][nvtx]
 
 TEST_CASE("nvtx_pushpop_trace orders ranges of one timestamp consistently", "[stats][nvtx]") {
   // P ends at 100 where Q starts; Z1 and Z2 are zero-length at 100.
-  const std::string t1 = Tid(1, 1);
   const std::string path = MakeReport(
       "nvtx_trace_ties", {"tables/nvtx_events.sql"},
-      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
-      " (0, 100, 59, 'P', " + t1 + ", 0), (100, 200, 59, 'Q', " + t1 + ", 0),"
-      " (100, 100, 59, 'Z1', " + t1 + ", 0), (100, 100, 59, 'Z2', " + t1 + ", 0);");
+      ReplaceAll("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+                 " (0, 100, 59, 'P', $T, 0), (100, 200, 59, 'Q', $T, 0),"
+                 " (100, 100, 59, 'Z1', $T, 0), (100, 100, 59, 'Z2', $T, 0);",
+                 {{"$T", Tid(1, 1)}}));
   TextRows nesting;  // Name, Lvl, NumChild, RangeId, ParentId
   for (const auto& row : Texts(RunReport(path, "nvtx_pushpop_trace"))) {
     nesting.push_back({row[5], row[8], row[9], row[10], row[11]});
@@ -122,8 +123,8 @@ TEST_CASE("NVTX reports are empty without ranges", "[stats][nvtx]") {
   const std::string path = MakeReport(
       "nvtx_marks_only", {"tables/nvtx_events.sql"},
       "INSERT INTO NVTX_EVENTS (start, eventType, text, globalTid) VALUES (5, 34, 'm', 1);");
-  for (const char* report : {"nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum",
-                             "nvtx_pushpop_trace"}) {
+  for (const char* report :
+       {"nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum", "nvtx_pushpop_trace"}) {
     INFO(report);
     CHECK(RunReport(path, report).rows.empty());
   }

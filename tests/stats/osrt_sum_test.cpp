@@ -7,24 +7,20 @@ namespace prof::stats::test {
 namespace {
 
 std::string MakeOsrtReport() {
-  const std::string t1 = Tid(10, 10), t2 = Tid(10, 11);
-  return MakeReport(
-      "osrt_sum", {"tables/osrt_api.sql"},
+  // $T1, $T2 stand for two threads' GlobalIds.
+  const std::string rows =
       "INSERT INTO StringIds (id, value) VALUES"
       " (1, 'read'), (2, 'poll'), (3, 'write'), (4, 'ioctl'), (5, '[Unknown]');"
       "INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, returnValue, nestingLevel,"
       " callchainId) VALUES"
-      " (0, 1000, 27, " + t1 + ", 1, 0, 0, 0),"
-      " (2000, 5000, 27, " + t1 + ", 1, 0, 0, 0),"
-      " (6000, 8000, 27, " + t2 + ", 1, 0, 0, 0),"
-      " (9000, 15000, 27, " + t2 + ", 1, 0, 0, 0),"
-      " (100, 10100, 27, " + t1 + ", 2, 0, 0, 0),"
-      " (20000, 34000, 27, " + t2 + ", 2, 0, 0, 0),"
-      " (40000, 45000, 27, " + t1 + ", 3, 0, 0, 0),"
-      " (50000, 55000, 27, " + t1 + ", 4, 0, 0, 0),"
+      " (0, 1000, 27, $T1, 1, 0, 0, 0), (2000, 5000, 27, $T1, 1, 0, 0, 0),"
+      " (6000, 8000, 27, $T2, 1, 0, 0, 0), (9000, 15000, 27, $T2, 1, 0, 0, 0),"
+      " (100, 10100, 27, $T1, 2, 0, 0, 0), (20000, 34000, 27, $T2, 2, 0, 0, 0),"
+      " (40000, 45000, 27, $T1, 3, 0, 0, 0), (50000, 55000, 27, $T1, 4, 0, 0, 0),"
       // nsys's process start/finish markers (classes 31, 32) are not calls.
-      " (0, 0, 31, " + t1 + ", 5, 0, NULL, 0),"
-      " (60000, 60000, 32, " + t1 + ", 5, 0, NULL, 0);");
+      " (0, 0, 31, $T1, 5, 0, NULL, 0), (60000, 60000, 32, $T1, 5, 0, NULL, 0);";
+  return MakeReport("osrt_sum", {"tables/osrt_api.sql"},
+                    ReplaceAll(rows, {{"$T1", Tid(10, 10)}, {"$T2", Tid(10, 11)}}));
 }
 
 TEST_CASE("osrt_sum summarizes calls by function", "[stats][osrt]") {

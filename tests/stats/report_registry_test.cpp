@@ -17,8 +17,8 @@ TEST_CASE("every report has its SQL, views and a header comment", "[stats][regis
     INFO(report.name);
     const auto sql = ReportSql(report);
     REQUIRE(sql.has_value());
-    CHECK(StartsWith(*sql, "-- " + std::string(report.name) + ": " + std::string(report.title) +
-                               "."));
+    CHECK(StartsWith(*sql,
+                     "-- " + std::string(report.name) + ": " + std::string(report.title) + "."));
     CHECK_FALSE(report.required_tables.empty());
     CHECK_FALSE(report.data_description.empty());
     for (std::string_view view : report.views) {

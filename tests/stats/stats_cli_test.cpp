@@ -73,14 +73,14 @@ TEST_CASE("prof stats takes -r as a comma list or repeated", "[stats][cli]") {
 }
 
 TEST_CASE("prof stats --timeunit renames and scales time columns", "[stats][cli]") {
-  const CommandResult result = Stats({"-f", "csv", "-r", "nvtx_pushpop_sum", "--timeunit", "msec",
-                                      kReport});
+  const CommandResult result =
+      Stats({"-f", "csv", "-r", "nvtx_pushpop_sum", "--timeunit", "msec", kReport});
   CHECK(result.exit_code == 0);
   const TextRows rows = ParseCsv(result.out);
   REQUIRE(rows.size() == 5);
-  CHECK(rows[0] == std::vector<std::string>{"Time (%)", "Total Time (ms)", "Instances",
-                                            "Avg (ms)", "Med (ms)", "Min (ms)", "Max (ms)",
-                                            "StdDev (ms)", "Range"});
+  CHECK(rows[0] == std::vector<std::string>{"Time (%)", "Total Time (ms)", "Instances", "Avg (ms)",
+                                            "Med (ms)", "Min (ms)", "Max (ms)", "StdDev (ms)",
+                                            "Range"});
   CHECK(rows[2] == std::vector<std::string>{"38.3", "315.293159", "40", "7.882329", "0.7756575",
                                             "0.719575", "284.113981", "44.7961442", ":step"});
 }
@@ -89,8 +89,8 @@ TEST_CASE("prof stats notes a report without data on stderr", "[stats][cli]") {
   const CommandResult result = Stats({"-r", "nvtx_startend_sum", kReport});
   CHECK(result.exit_code == 0);
   CHECK(result.out.empty());
-  CHECK(result.err == "prof: SKIPPED: " + kReport +
-                          " does not contain NV Tools Extension (NVTX) data.\n");
+  CHECK(result.err ==
+        "prof: SKIPPED: " + kReport + " does not contain NV Tools Extension (NVTX) data.\n");
   const CommandResult quiet = Stats({"-q", "-r", "nvtx_startend_sum", kReport});
   CHECK(quiet.exit_code == 0);
   CHECK(quiet.err.empty());
@@ -101,8 +101,8 @@ TEST_CASE("prof stats -o writes one file per report", "[stats][cli]") {
   const CommandResult result = Stats({"-o", dir + "/run", "-r", "nvtx_sum,osrt_sum", kReport});
   CHECK(result.exit_code == 0);
   CHECK(result.out.empty());
-  CHECK(result.err == "prof: wrote " + dir + "/run_nvtx_sum.csv\nprof: wrote " + dir +
-                          "/run_osrt_sum.csv\n");
+  CHECK(result.err ==
+        "prof: wrote " + dir + "/run_nvtx_sum.csv\nprof: wrote " + dir + "/run_osrt_sum.csv\n");
   CHECK(ReadFile(dir + "/run_nvtx_sum.csv") == ReadFile(kDataDir + "/nsys_nvtx_sum.csv"));
 
   CheckFails(Stats({"-o", dir + "/run", "-r", "osrt_sum", kReport}),
@@ -122,11 +122,13 @@ TEST_CASE("prof stats fails with one line on bad input", "[stats][cli]") {
   CheckFails(Stats({dir + "/missing.sqlite"}), "report file not found: " + dir + "/missing.sqlite");
   std::ofstream(dir + "/notes.txt") << "these are notes, not an SQLite database at all\n";
   CheckFails(Stats({dir + "/notes.txt"}), dir + "/notes.txt is not an SQLite database");
-  const std::string other = MakeReport("stats_cli_other", {}, "DROP TABLE META_DATA_EXPORT;"
-                                                              "DROP TABLE StringIds;"
-                                                              "CREATE TABLE t (x);");
-  CheckFails(Stats({other}), other + " is not a prof or nsys report (it has no META_DATA_EXPORT "
-                                     "or StringIds table)");
+  const std::string other = MakeReport("stats_cli_other", {},
+                                       "DROP TABLE META_DATA_EXPORT;"
+                                       "DROP TABLE StringIds;"
+                                       "CREATE TABLE t (x);");
+  CheckFails(Stats({other}), other +
+                                 " is not a prof or nsys report (it has no META_DATA_EXPORT "
+                                 "or StringIds table)");
   CheckFails(Stats({"-r", "gpu_sum", kReport}),
              "unknown report 'gpu_sum'; valid reports: nvtx_sum, osrt_sum, nvtx_pushpop_sum, "
              "nvtx_startend_sum, nvtx_pushpop_trace");

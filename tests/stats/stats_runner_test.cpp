@@ -55,8 +55,8 @@ TEST_CASE("default reports are those whose tables exist", "[stats][runner]") {
 TEST_CASE("reports run in the order requested, each once", "[stats][runner]") {
   const std::string report = MakeNvtxReport("runner_order");
   const std::string out = prof::test::MakeTempDir("stats_runner_order_out");
-  REQUIRE(RunStats(report, ToFiles(out + "/r", {"nvtx_startend_sum", "nvtx_sum",
-                                                "nvtx_startend_sum"}, "json"))
+  REQUIRE(RunStats(report, ToFiles(out + "/r",
+                                   {"nvtx_startend_sum", "nvtx_sum", "nvtx_startend_sum"}, "json"))
               .ok());
   CHECK(FilesIn(out) == std::vector<std::string>{"r_nvtx_startend_sum.json", "r_nvtx_sum.json"});
   CHECK(ReadFile(out + "/r_nvtx_startend_sum.json") ==
@@ -88,14 +88,14 @@ TEST_CASE("column and table files are .txt, time units apply", "[stats][runner]"
 }
 
 TEST_CASE("a report without data is skipped, not an error", "[stats][runner]") {
-  const std::string report = MakeReport(
-      "runner_skipped", {"tables/nvtx_events.sql", "tables/osrt_api.sql"},
-      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) "
-      "VALUES (0, 10, 59, 'a', 1);");
+  const std::string report =
+      MakeReport("runner_skipped", {"tables/nvtx_events.sql", "tables/osrt_api.sql"},
+                 "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) "
+                 "VALUES (0, 10, 59, 'a', 1);");
   const std::string out = prof::test::MakeTempDir("stats_runner_skipped_out");
-  REQUIRE(RunStats(report, ToFiles(out + "/r", {"nvtx_startend_sum", "osrt_sum",
-                                                "nvtx_pushpop_sum"}))
-              .ok());
+  REQUIRE(
+      RunStats(report, ToFiles(out + "/r", {"nvtx_startend_sum", "osrt_sum", "nvtx_pushpop_sum"}))
+          .ok());
   CHECK(FilesIn(out) == std::vector<std::string>{"r_nvtx_pushpop_sum.csv"});
 }
 
@@ -138,8 +138,9 @@ TEST_CASE("files that are not reports are errors", "[stats][runner]") {
     REQUIRE(other.Exec("CREATE TABLE notes (body TEXT)").ok());
   }
   CHECK(ErrorOf(dir + "/other.sqlite", options) ==
-        dir + "/other.sqlite is not a prof or nsys report (it has no META_DATA_EXPORT or "
-              "StringIds table)");
+        dir +
+            "/other.sqlite is not a prof or nsys report (it has no META_DATA_EXPORT or "
+            "StringIds table)");
   CHECK(FilesIn(dir) == std::vector<std::string>{"other.sqlite", "text.sqlite"});
 }
 
@@ -157,8 +158,7 @@ TEST_CASE("unknown reports, formats and units are errors listing the valid ones"
         "unknown format 'xml'; valid formats: column, table, csv, tsv, json");
   options.format.clear();
   options.time_unit = "min";
-  CHECK(ErrorOf(report, options) ==
-        "unknown time unit 'min'; valid units: nsec, usec, msec, sec");
+  CHECK(ErrorOf(report, options) == "unknown time unit 'min'; valid units: nsec, usec, msec, sec");
 }
 
 TEST_CASE("the report file is not modified", "[stats][runner]") {

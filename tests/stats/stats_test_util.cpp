@@ -69,6 +69,17 @@ TextRows Texts(const ResultTable& table) {
 
 std::string Tid(uint32_t pid, uint32_t tid) { return std::to_string(storage::GlobalTid(pid, tid)); }
 
+std::string ReplaceAll(std::string text,
+                       const std::vector<std::pair<std::string, std::string>>& replacements) {
+  for (const auto& [from, to] : replacements) {
+    for (size_t at = text.find(from); at != std::string::npos;
+         at = text.find(from, at + to.size())) {
+      text.replace(at, from.size(), to);
+    }
+  }
+  return text;
+}
+
 TextRows ParseCsv(const std::string& text) {
   TextRows rows;
   std::vector<std::string> row;

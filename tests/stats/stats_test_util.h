@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stats/result_table.h"
@@ -25,6 +26,10 @@ TextRows Texts(const ResultTable& table);
 
 // nsys's serialized GlobalId of a thread, as SQL text.
 std::string Tid(uint32_t pid, uint32_t tid);
+
+// `text` with every occurrence of each pair's first string replaced by its second.
+std::string ReplaceAll(std::string text,
+                       const std::vector<std::pair<std::string, std::string>>& replacements);
 
 // Parses csv text as Python's csv module writes it (quoted fields, doubled quotes).
 TextRows ParseCsv(const std::string& text);
