@@ -5,42 +5,30 @@
 namespace prof::stats {
 namespace {
 
-constexpr std::string_view kNvtxData = "NV Tools Extension (NVTX) data";
+// Every NVTX report reads the nvtx_ranges view.
+ReportSpec NvtxReport(std::string_view name, std::string_view title, bool is_default) {
+  return {name,
+          title,
+          is_default,
+          {"NVTX_EVENTS", "StringIds"},
+          {"nvtx_ranges"},
+          "NV Tools Extension (NVTX) data"};
+}
 
 }  // namespace
 
 const std::vector<ReportSpec>& AllReports() {
   static const std::vector<ReportSpec> reports = {
-      {"nvtx_sum",
-       "NVTX Range Summary",
-       true,
-       {"NVTX_EVENTS", "StringIds"},
-       {"nvtx_ranges"},
-       kNvtxData},
+      NvtxReport("nvtx_sum", "NVTX Range Summary", true),
       {"osrt_sum",
        "OS Runtime Summary",
        true,
        {"OSRT_API", "StringIds"},
        {},
        "OS Runtime trace data"},
-      {"nvtx_pushpop_sum",
-       "NVTX Push/Pop Range Summary",
-       false,
-       {"NVTX_EVENTS", "StringIds"},
-       {"nvtx_ranges"},
-       kNvtxData},
-      {"nvtx_startend_sum",
-       "NVTX Start/End Range Summary",
-       false,
-       {"NVTX_EVENTS", "StringIds"},
-       {"nvtx_ranges"},
-       kNvtxData},
-      {"nvtx_pushpop_trace",
-       "NVTX Push/Pop Range Trace",
-       false,
-       {"NVTX_EVENTS", "StringIds"},
-       {"nvtx_ranges"},
-       kNvtxData},
+      NvtxReport("nvtx_pushpop_sum", "NVTX Push/Pop Range Summary", false),
+      NvtxReport("nvtx_startend_sum", "NVTX Start/End Range Summary", false),
+      NvtxReport("nvtx_pushpop_trace", "NVTX Push/Pop Range Trace", false),
   };
   return reports;
 }

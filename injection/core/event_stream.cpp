@@ -153,8 +153,15 @@ void StartStream() {
   }
 }
 
-void BeforeFork() { pthread_mutex_lock(&g_drain_mutex); }
-void AfterForkInParent() { pthread_mutex_unlock(&g_drain_mutex); }
+// prof's own mutex: kept out of the OS-runtime trace of the program's fork().
+void BeforeFork() {
+  ScopedInternalCall internal;
+  pthread_mutex_lock(&g_drain_mutex);
+}
+void AfterForkInParent() {
+  ScopedInternalCall internal;
+  pthread_mutex_unlock(&g_drain_mutex);
+}
 
 // The child keeps only the forking thread: drop the parent's connection and buffered records (they
 // are the parent's to send), then stream on a connection of its own.

@@ -30,7 +30,7 @@ TEST_CASE("every report has its SQL, views and a header comment", "[stats][regis
 
 TEST_CASE("every embedded report file has a registry entry", "[stats][registry]") {
   size_t report_files = 0;
-  for (const EmbeddedSqlFile& file : EmbeddedSqlFiles()) {
+  for (const prof::EmbeddedFile& file : EmbeddedSqlFiles()) {
     if (!StartsWith(file.path, "reports/")) continue;
     ++report_files;
     const std::string_view stem = file.path.substr(8, file.path.size() - 8 - 4);

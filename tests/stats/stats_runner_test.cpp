@@ -1,6 +1,7 @@
 // RunStats end to end on hand-made reports: selection, files, SKIPPED reports and every error.
 #include "stats/stats_runner.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -50,6 +51,13 @@ TEST_CASE("default reports are those whose tables exist", "[stats][runner]") {
   REQUIRE(rows.size() == 8);
   CHECK(rows[1] == std::vector<std::string>{"55.9", "2400", "3", "800.0", "800.0", "600", "1000",
                                             "200.0", "PushPop", ":outer"});
+}
+
+TEST_CASE("a report without NVTX or OSRT tables runs no default report", "[stats][runner]") {
+  const std::string report = MakeReport("runner_no_defaults", {}, "SELECT 1;");
+  const std::string out = prof::test::MakeTempDir("stats_runner_no_defaults_out");
+  REQUIRE(RunStats(report, ToFiles(out + "/r", {})).ok());
+  CHECK(FilesIn(out).empty());
 }
 
 TEST_CASE("reports run in the order requested, each once", "[stats][runner]") {
