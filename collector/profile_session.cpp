@@ -132,6 +132,33 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, StreamImpor
   return exit_time;
 }
 
+// META_DATA_CAPTURE rows in nsys's spelling, for scripts that read the capture settings from there.
+void RecordCaptureSettings(const ProfileOptions& options, int64_t run_duration_ns,
+                           storage::ReportWriter* writer) {
+  const std::pair<uint32_t, const char*> event_types[] = {{protocol::kTraceOsrt, "OSRuntime"},
+                                                          {protocol::kTraceNvtx, "NvtxEvents"},
+                                                          {protocol::kTraceCuda, "Cuda"}};
+  for (const auto& [flag, name] : event_types) {
+    if (options.trace_flags & flag) writer->AddCaptureMetadata("CAPTURE_EVENT_TYPE", name);
+  }
+  writer->AddCaptureMetadata("OS_RUNTIME_OPTIONS:DURATION_THRESHOLD_NS",
+                             std::to_string(options.osrt_threshold_ns));
+  writer->AddCaptureMetadata("PROCESS_0:HOW_TO_ATTACH", "LaunchAnother");
+  writer->AddCaptureMetadata("PROCESS_0:COMMAND", options.command.at(0));
+  for (size_t i = 1; i < options.command.size(); ++i) {
+    writer->AddCaptureMetadata("PROCESS_0:ARGUMENT_" + std::to_string(i - 1), options.command[i]);
+  }
+  char working_dir[4096] = {};
+  if (getcwd(working_dir, sizeof(working_dir)) != nullptr) {
+    writer->AddCaptureMetadata("PROCESS_0:WORKING_DIR", working_dir);
+  }
+  auto flag_text = [&](uint32_t flag) { return options.trace_flags & flag ? "true" : "false"; };
+  writer->AddCaptureMetadata("PROCESS_0:COLLECT_NVTX_TRACE", flag_text(protocol::kTraceNvtx));
+  writer->AddCaptureMetadata("PROCESS_0:COLLECT_CUDA_TRACE", flag_text(protocol::kTraceCuda));
+  writer->AddCaptureMetadata("RUN_DURATION_MS", std::to_string(run_duration_ns / 1000000));
+  writer->AddCaptureMetadata("INCLUDE_CHILDREN", "true");
+}
+
 }  // namespace
 
 Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
@@ -183,6 +210,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
       static_cast<int64_t>(importer.unknown_records() + importer.malformed_records());
   session.utc_epoch_ns_at_start = utc_start;
   result->dropped_records = importer.dropped_records();
+  RecordCaptureSettings(options, session.duration_ns, writer.get());
   status = writer->Finish(session);
   if (!status.ok()) result->report_path.clear();
   return status;

@@ -95,6 +95,27 @@ TEST_CASE("-e sets variables in the program's environment and the report lists w
   CHECK(set.find("LD_PRELOAD=") != std::string::npos);
 }
 
+TEST_CASE("capture settings are in META_DATA_CAPTURE as nsys names them") {
+  const std::string dir = MakeTempDir("capture");
+  const std::string report = dir + "/c.sqlite";
+  REQUIRE(Profile(report, {"args", "x y"}, {"-q", "-t", "nvtx,osrt", "--osrt-threshold", "5000"})
+              .exit_code == 0);
+  auto rows = QueryRows(report,
+                        "SELECT name, value FROM META_DATA_CAPTURE WHERE name NOT IN "
+                        "('PROCESS_0:WORKING_DIR', 'RUN_DURATION_MS') ORDER BY rowid");
+  CHECK(rows == std::vector<std::vector<std::string>>{
+                    {"CAPTURE_EVENT_TYPE", "OSRuntime"},
+                    {"CAPTURE_EVENT_TYPE", "NvtxEvents"},
+                    {"OS_RUNTIME_OPTIONS:DURATION_THRESHOLD_NS", "5000"},
+                    {"PROCESS_0:HOW_TO_ATTACH", "LaunchAnother"},
+                    {"PROCESS_0:COMMAND", TestProgram("behaviour_program")},
+                    {"PROCESS_0:ARGUMENT_0", "args"},
+                    {"PROCESS_0:ARGUMENT_1", "x y"},
+                    {"PROCESS_0:COLLECT_NVTX_TRACE", "true"},
+                    {"PROCESS_0:COLLECT_CUDA_TRACE", "false"},
+                    {"INCLUDE_CHILDREN", "true"}});
+}
+
 TEST_CASE("the report names the process and leaves no temporary file behind") {
   const std::string dir = MakeTempDir("process_row");
   const std::string report = dir + "/p.sqlite";
