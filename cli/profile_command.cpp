@@ -67,6 +67,7 @@ class ProfileCommand : public Command {
                     "Record OS runtime calls lasting at least this many ns")
         ->default_str("1000");
     sub->add_option("-e,--env-var", environment_, "Set NAME=value in the program's environment")
+        ->allow_extra_args(false)  // one value per -e: the program and its arguments follow
         ->check([](const std::string& entry) {
           return entry.find('=') == std::string::npos || entry.front() == '='
                      ? std::string("expected NAME=value, got '" + entry + "'")

@@ -27,6 +27,11 @@ Status CheckCandidate(const std::string& program, const std::string& path) {
   return Status::Ok();
 }
 
+void ClosePair(const int fds[2]) {
+  close(fds[0]);
+  close(fds[1]);
+}
+
 std::vector<char*> PointersTo(std::vector<std::string>& strings) {
   std::vector<char*> pointers;
   for (auto& s : strings) pointers.push_back(s.data());
@@ -68,15 +73,25 @@ ChildProcess::~ChildProcess() {
 
 Status ChildProcess::Spawn(const LaunchSpec& spec) {
   int go_pipe[2], error_pipe[2];
-  if (pipe2(go_pipe, O_CLOEXEC) != 0 || pipe2(error_pipe, O_CLOEXEC) != 0) {
+  if (pipe2(go_pipe, O_CLOEXEC) != 0) {
     return Status::Error(std::string("cannot create pipes: ") + std::strerror(errno));
+  }
+  if (pipe2(error_pipe, O_CLOEXEC) != 0) {
+    const int error = errno;
+    ClosePair(go_pipe);
+    return Status::Error(std::string("cannot create pipes: ") + std::strerror(error));
   }
   std::vector<std::string> argv = spec.argv;
   std::vector<std::string> environment = spec.environment;
   std::vector<char*> argv_pointers = PointersTo(argv);
   std::vector<char*> env_pointers = PointersTo(environment);
   pid_ = fork();
-  if (pid_ < 0) return Status::Error(std::string("cannot fork: ") + std::strerror(errno));
+  if (pid_ < 0) {
+    const int error = errno;
+    ClosePair(go_pipe);
+    ClosePair(error_pipe);
+    return Status::Error(std::string("cannot fork: ") + std::strerror(error));
+  }
   if (pid_ == 0) {
     // Child: only async-signal-safe calls until exec.
     close(go_pipe[1]);
@@ -104,7 +119,12 @@ Status ChildProcess::Release() {
   const bool sent = write(go_fd_, &go, 1) == 1;
   close(go_fd_);
   go_fd_ = -1;
-  if (!sent) return Status::Error(std::string("cannot start the program: ") + std::strerror(errno));
+  if (!sent) {
+    const int error = errno;
+    int ignored;
+    Reap(true, &ignored);
+    return Status::Error(std::string("cannot start the program: ") + std::strerror(error));
+  }
   int exec_errno = 0;
   ssize_t n;
   while ((n = read(exec_error_fd_, &exec_errno, sizeof(exec_errno))) < 0 && errno == EINTR) {

@@ -5,6 +5,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +28,9 @@ constexpr int kPollIntervalMs = 100;
 constexpr uint64_t kCommitIntervalNs = 1'000'000'000;
 // After the program exits, processes it left behind get this long to finish their streams.
 constexpr uint64_t kDrainGraceNs = 2'000'000'000;
+// ...and the launcher waits this long with no connection open before it stops, so that a child
+// forked just before the program exited still gets to connect.
+constexpr uint64_t kQuietLingerNs = 50'000'000;
 
 ChildProcess* g_child_for_signals = nullptr;
 
@@ -36,18 +41,34 @@ void ForwardSignal(int signal) {
 // SIGTERM/SIGHUP sent to prof go on to the program, which decides when to exit; prof keeps
 // collecting until it does. SIGINT/SIGQUIT from a terminal already reach the whole foreground
 // process group, so prof ignores them rather than delivering them twice.
-void InstallSignalForwarding(ChildProcess* child) {
-  g_child_for_signals = child;
-  struct sigaction action {};
-  action.sa_handler = ForwardSignal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  sigaction(SIGTERM, &action, nullptr);
-  sigaction(SIGHUP, &action, nullptr);
-  signal(SIGINT, SIG_IGN);
-  signal(SIGQUIT, SIG_IGN);
-  signal(SIGPIPE, SIG_IGN);
-}
+// Installed while the program runs; restores prof's previous dispositions when destroyed.
+class SignalForwarding {
+ public:
+  explicit SignalForwarding(ChildProcess* child) {
+    g_child_for_signals = child;
+    struct sigaction forward {};
+    forward.sa_handler = ForwardSignal;
+    sigemptyset(&forward.sa_mask);
+    forward.sa_flags = SA_RESTART;
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    for (size_t i = 0; i < kSignals.size(); ++i) {
+      sigaction(kSignals[i], kSignals[i] == SIGTERM || kSignals[i] == SIGHUP ? &forward : &ignore,
+                &previous_[i]);
+    }
+  }
+  ~SignalForwarding() {
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+    g_child_for_signals = nullptr;
+  }
+  SignalForwarding(const SignalForwarding&) = delete;
+  SignalForwarding& operator=(const SignalForwarding&) = delete;
+
+ private:
+  static constexpr std::array<int, 5> kSignals = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGPIPE};
+  std::array<struct sigaction, kSignals.size()> previous_{};
+};
 
 std::string JoinLibraryPaths(const std::string& dir, uint32_t trace_flags) {
   std::string preload = dir + "/libprof_core.so";
@@ -75,9 +96,15 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   if (options.trace_flags & protocol::kTraceNvtx) {
     ours.push_back("NVTX_INJECTION64_PATH=" + options.library_dir + "/libprof_nvtx.so");
   }
-  ours.insert(ours.end(), options.extra_environment.begin(), options.extra_environment.end());
-
   auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
+  for (const auto& entry : options.extra_environment) {
+    // The last -e of a name wins, over earlier ones and over prof's own.
+    ours.erase(std::remove_if(ours.begin(), ours.end(),
+                              [&](const std::string& mine) { return name_of(mine) == name_of(entry); }),
+               ours.end());
+    ours.push_back(entry);
+  }
+
   std::vector<std::string> environment;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string name = name_of(*entry);
@@ -114,6 +141,7 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, StreamImpor
   uint64_t last_commit = protocol::MonotonicNowNs();
   bool exited = false;
   uint64_t exit_time = 0;
+  uint64_t quiet_since = 0;  // when the last connection closed after the exit
   while (true) {
     server->PollOnce(exited ? 10 : kPollIntervalMs, exited ? -1 : child->exit_fd(), importer);
     const uint64_t now = protocol::MonotonicNowNs();
@@ -126,7 +154,15 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, StreamImpor
       if (!committed.ok()) spdlog::warn("warning: {}", committed.message());
       last_commit = now;
     }
-    if (exited && (server->open_connections() == 0 || now - exit_time > kDrainGraceNs)) break;
+    if (!exited) continue;
+    if (server->open_connections() > 0) {
+      quiet_since = 0;
+    } else if (quiet_since == 0) {
+      quiet_since = now;
+    }
+    if ((quiet_since != 0 && now - quiet_since >= kQuietLingerNs) || now - exit_time > kDrainGraceNs) {
+      break;
+    }
   }
   server->CloseAll(importer);
   return exit_time;
@@ -188,16 +224,17 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
     result->report_path.clear();
     return status;
   }
-  InstallSignalForwarding(&child);
-  if (!(status = child.Release()).ok()) {
-    writer->Abandon();
-    result->report_path.clear();
-    return status;
-  }
-
   StreamImporter importer(writer.get());
-  const uint64_t exit_time =
-      ImportUntilExit(server.get(), &child, &importer, writer.get(), &result->exit_code);
+  uint64_t exit_time = 0;
+  {
+    SignalForwarding forwarding(&child);
+    if (!(status = child.Release()).ok()) {
+      writer->Abandon();
+      result->report_path.clear();
+      return status;
+    }
+    exit_time = ImportUntilExit(server.get(), &child, &importer, writer.get(), &result->exit_code);
+  }
 
   session.prof_version = PROF_VERSION;
   session.command_line = options.command_line;
@@ -208,6 +245,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   session.dropped_records = static_cast<int64_t>(importer.dropped_records());
   session.unknown_records =
       static_cast<int64_t>(importer.unknown_records() + importer.malformed_records());
+  session.broken_streams = static_cast<int64_t>(importer.broken_streams());
   session.utc_epoch_ns_at_start = utc_start;
   result->dropped_records = importer.dropped_records();
   RecordCaptureSettings(options, session.duration_ns, writer.get());

@@ -66,9 +66,7 @@ bool SessionServer::PollOnce(int timeout_ms, int extra_fd, StreamSink* sink) {
   for (size_t i = connections_.size(); i-- > 0;) {
     if (fds[i + 2].revents == 0) continue;
     if (!ReadFrom(connections_[i].get(), sink)) {
-      Connection& ended = *connections_[i];
-      if (ended.started) sink->OnStreamEnd(ended.process, ended.decoder.error());
-      close(ended.fd);
+      End(connections_[i].get(), sink);
       connections_.erase(connections_.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
@@ -116,11 +114,22 @@ void SessionServer::Deliver(Connection* connection, StreamSink* sink) {
   }
 }
 
-void SessionServer::CloseAll(StreamSink* sink) {
-  for (auto& connection : connections_) {
-    if (connection->started) sink->OnStreamEnd(connection->process, connection->decoder.error());
-    close(connection->fd);
+void SessionServer::End(Connection* connection, StreamSink* sink) {
+  std::string error = connection->decoder.error();
+  if (error.empty() && connection->decoder.PendingBytes() > 0) {
+    error = "stream cut mid-record (" + std::to_string(connection->decoder.PendingBytes()) +
+            " bytes left over)";
   }
+  if (connection->started) {
+    sink->OnStreamEnd(connection->process, error);
+  } else if (!error.empty()) {
+    sink->OnStreamRejected(error);
+  }
+  close(connection->fd);
+}
+
+void SessionServer::CloseAll(StreamSink* sink) {
+  for (auto& connection : connections_) End(connection.get(), sink);
   connections_.clear();
 }
 

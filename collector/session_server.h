@@ -22,8 +22,11 @@ class StreamSink {
   // The first record of a connection, a validated StreamHello; fills `process`.
   virtual void OnStreamStart(const protocol::RecordHeader& hello, ProcessStream* process) = 0;
   virtual void OnRecord(const ProcessStream& process, const protocol::RecordHeader& record) = 0;
-  // The connection closed; `error` is empty for a well-formed stream.
+  // The connection closed; `error` is empty for a well-formed stream, else it says how the stream
+  // broke (corrupt framing, cut mid-record).
   virtual void OnStreamEnd(const ProcessStream& process, const std::string& error) = 0;
+  // A connection closed before a valid hello (not prof's injection, or another version).
+  virtual void OnStreamRejected(const std::string& error) = 0;
 };
 
 class SessionServer {
@@ -54,6 +57,7 @@ class SessionServer {
   // Reads what `connection` has; false when it closed.
   bool ReadFrom(Connection* connection, StreamSink* sink);
   void Deliver(Connection* connection, StreamSink* sink);
+  void End(Connection* connection, StreamSink* sink);
 
   int listen_fd_ = -1;
   std::string directory_;

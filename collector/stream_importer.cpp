@@ -29,4 +29,9 @@ void StreamImporter::OnStreamEnd(const ProcessStream& process, const std::string
   nvtx_.OnProcessEnd(process, process.SessionTime(protocol::MonotonicNowNs()));
 }
 
+void StreamImporter::OnStreamRejected(const std::string& error) {
+  ++broken_streams_;
+  spdlog::warn("warning: ignored a connection: {}", error);
+}
+
 }  // namespace prof::collector

@@ -20,10 +20,12 @@ class StreamImporter : public StreamSink {
   void OnStreamStart(const protocol::RecordHeader& hello, ProcessStream* process) override;
   void OnRecord(const ProcessStream& process, const protocol::RecordHeader& record) override;
   void OnStreamEnd(const ProcessStream& process, const std::string& error) override;
+  void OnStreamRejected(const std::string& error) override;
 
   uint64_t dropped_records() const { return processes_.dropped_records(); }
   uint64_t unknown_records() const { return dispatcher_.unknown_records(); }
   uint64_t malformed_records() const { return dispatcher_.malformed_records(); }
+  // Streams rejected at their hello or broken mid-way: their processes' records are incomplete.
   uint64_t broken_streams() const { return broken_streams_; }
 
  private:

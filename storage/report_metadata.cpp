@@ -73,6 +73,7 @@ NameValues SessionRows(const SessionInfo& session) {
       {"duration_ns", std::to_string(session.duration_ns)},
       {"dropped_records", std::to_string(session.dropped_records)},
       {"unknown_records", std::to_string(session.unknown_records)},
+      {"broken_streams", std::to_string(session.broken_streams)},
       {"utc_epoch_ns_at_start", std::to_string(session.utc_epoch_ns_at_start)},
   };
 }

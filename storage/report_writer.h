@@ -68,6 +68,7 @@ struct SessionInfo {
   int64_t duration_ns = 0;      // program start to exit
   int64_t dropped_records = 0;  // records the injected code dropped under back-pressure
   int64_t unknown_records = 0;  // records of kinds this prof does not know, skipped
+  int64_t broken_streams = 0;   // process streams rejected or cut mid-record (records lost)
   int64_t utc_epoch_ns_at_start = 0;
 };
 

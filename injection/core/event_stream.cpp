@@ -89,11 +89,16 @@ void DrainAllLocked() {
     const ThreadBuffer::State state = buffer->state.load(std::memory_order_acquire);
     if (state == ThreadBuffer::State::kFree) continue;
     size_t used = AppendDroppedReport(buffer, g_send_batch);
+    // Only what was published when the pass began: a thread that keeps emitting must not hold the
+    // flusher on its ring while the other rings fill up (or while exit waits for the flusher).
+    size_t budget = buffer->UsedBytes();
     do {
-      used += buffer->Drain(g_send_batch + used, kSendBatchBytes - used);
+      const size_t drained = buffer->Drain(g_send_batch + used, kSendBatchBytes - used);
+      used += drained;
+      budget -= drained < budget ? drained : budget;
       if (used > 0 && !g_connection.SendAll(g_send_batch, used)) g_enabled.store(false);
       used = 0;
-    } while (buffer->UsedBytes() > 0 && g_connection.connected());
+    } while (budget > 0 && g_connection.connected());
     // A retired buffer is drained for the last time: hand it to the next new thread.
     if (state == ThreadBuffer::State::kRetired) {
       buffer->state.store(ThreadBuffer::State::kFree, std::memory_order_release);
@@ -118,9 +123,12 @@ void* FlusherMain(void*) {
 }
 
 void OnThreadExit(void* buffer) {
+  // Detach first: a signal handler emitting after this point gets a fresh buffer instead of
+  // appending to one the flusher may already be handing to another thread.
+  t_buffer = nullptr;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
   static_cast<ThreadBuffer*>(buffer)->state.store(ThreadBuffer::State::kRetired,
                                                   std::memory_order_release);
-  t_buffer = nullptr;
 }
 
 void SendHello() {
@@ -174,11 +182,13 @@ void AfterForkInChild() {
   if (g_wake_fd >= 0) syscall(SYS_close, g_wake_fd);
   g_wake_fd = -1;
   t_tid = 0;
+  // Every buffer is the parent's; the child's thread takes a fresh one at its next event, which also
+  // names the thread in the child's stream.
   for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
     buffer->Reset();
-    if (buffer != t_buffer) buffer->state.store(ThreadBuffer::State::kFree);
+    buffer->state.store(ThreadBuffer::State::kFree);
   }
-  if (t_buffer != nullptr) t_buffer->owner_tid = CurrentTid();
+  t_buffer = nullptr;
   StartStream();
 }
 
@@ -234,11 +244,13 @@ void Emit(protocol::RecordHeader* record, size_t fixed_size, const char* text, s
   if (buffer != nullptr) {
     record->tid = CurrentTid();
     record->size = static_cast<uint16_t>(protocol::AlignedRecordSize(fixed_size + text_length));
+    constexpr size_t kHalf = ThreadBuffer::kCapacity / 2;
+    const bool was_below_half = buffer->UsedBytes() <= kHalf;
     if (!buffer->TryAppend(record, fixed_size, text, text_length) &&
         !WaitForSpace(buffer, record, fixed_size, text, text_length)) {
       buffer->dropped.fetch_add(1, std::memory_order_relaxed);
-    } else if (buffer->UsedBytes() > ThreadBuffer::kCapacity / 2) {
-      WakeFlusher();
+    } else if (was_below_half && buffer->UsedBytes() > kHalf) {
+      WakeFlusher();  // once per crossing, not once per record
     }
   }
   t_inside_emit = false;
@@ -256,11 +268,12 @@ __attribute__((constructor)) void StartAtLoad() {
 __attribute__((destructor)) void StopAtExit() {
   if (!g_enabled.load()) return;
   ScopedInternalCall internal;
-  // Stop the flusher first so that the final drain below is the last writer of the connection.
+  // Stop emitting and the flusher first, so that the final drain below is the last writer of the
+  // connection and sees every ring's final content.
+  g_enabled.store(false, std::memory_order_release);
   g_stop_requested.store(true, std::memory_order_release);
   WakeFlusher();
   if (g_flusher_running.exchange(false)) pthread_join(g_flusher, nullptr);
-  g_enabled.store(false, std::memory_order_release);
   pthread_mutex_lock(&g_drain_mutex);
   DrainAllLocked();
   protocol::ProcessExitRecord exit_record{};

@@ -12,8 +12,8 @@
 // - Emit* fills header.tid and header.size; the caller fills kind and timestamp_ns.
 // - Nothing is emitted before the stream is connected, after it is closed, or in a thread marked
 //   internal (ScopedInternalCall), which keeps prof's own system calls out of the trace.
-// - After fork() the child opens its own connection on its first event; the parent's buffers are
-//   never written by the child.
+// - After fork() the child opens its own connection (from the pthread_atfork child handler); the
+//   parent's buffered records are discarded in the child, never sent twice.
 #pragma once
 
 #include <cstddef>

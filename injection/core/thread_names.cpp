@@ -26,13 +26,16 @@ uint32_t TidOfThread(pthread_t thread) {
   return 0;
 }
 
+// The kernel keeps 15 characters of a thread name and reads at most 16 bytes of the caller's.
+constexpr size_t kThreadNameLimit = 15;
+
 void EmitThreadName(uint32_t tid, const char* name) {
   if (tid == 0 || name == nullptr || !StreamEnabled()) return;
   protocol::ThreadNameRecord record{};
   record.header.kind = protocol::RecordKind::kThreadName;
   record.header.timestamp_ns = MonotonicNowNs();
   record.named_tid = tid;
-  const size_t length = strnlen(name, protocol::kMaxTextLength);
+  const size_t length = strnlen(name, kThreadNameLimit);
   record.text_length = ClampTextLength(length);
   EmitRecordWithText(&record.header, sizeof(record), name, length);
 }

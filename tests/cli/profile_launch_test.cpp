@@ -116,6 +116,16 @@ TEST_CASE("capture settings are in META_DATA_CAPTURE as nsys names them") {
                     {"INCLUDE_CHILDREN", "true"}});
 }
 
+TEST_CASE("the last -e of a name wins, over earlier ones and over prof's own variables") {
+  const std::string dir = MakeTempDir("env_override");
+  CommandResult twice = Profile(dir + "/a", {"env", "PROF_TEST_VALUE"},
+                                {"-q", "-e", "PROF_TEST_VALUE=1", "-e", "PROF_TEST_VALUE=2"});
+  CHECK(twice.out == "2\n");
+  CommandResult nvtx = Profile(dir + "/b", {"env", "NVTX_INJECTION64_PATH"},
+                               {"-q", "-e", "NVTX_INJECTION64_PATH=/user/choice.so"});
+  CHECK(nvtx.out == "/user/choice.so\n");
+}
+
 TEST_CASE("the report names the process and leaves no temporary file behind") {
   const std::string dir = MakeTempDir("process_row");
   const std::string report = dir + "/p.sqlite";

@@ -56,6 +56,7 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
   session.duration_ns = 6327000000;
   session.dropped_records = 3;
   session.unknown_records = 4;
+  session.broken_streams = 5;
   session.utc_epoch_ns_at_start = 1796226914772304646;
   const NameValues expected = {
       {"prof_version", "0.1.0"},
@@ -68,6 +69,7 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
       {"duration_ns", "6327000000"},
       {"dropped_records", "3"},
       {"unknown_records", "4"},
+      {"broken_streams", "5"},
       {"utc_epoch_ns_at_start", "1796226914772304646"},
   };
   CHECK(SessionRows(session) == expected);

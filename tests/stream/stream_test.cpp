@@ -82,6 +82,8 @@ TEST_CASE("a fork child streams as its own process and the parent's records stay
                              "SELECT (SELECT globalTid >> 24 FROM NVTX_EVENTS WHERE text = 'forked child')"
                              " != (SELECT globalTid >> 24 FROM NVTX_EVENTS WHERE text = 'parent')");
   CHECK(child_pid[0][0] == "1");
+  // Both processes' threads are named, the child's included.
+  CHECK(QueryRows(report, "SELECT count(*) FROM ThreadNames")[0][0] == "2");
 }
 
 TEST_CASE("an exec'd child process is traced as well") {
