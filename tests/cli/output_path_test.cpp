@@ -11,7 +11,7 @@
 using prof::cli::ExpandOutputPattern;
 using prof::cli::ResolveReportPath;
 
-TEST_CASE("output patterns expand %p, %h, %q{VAR} and %%") {
+TEST_CASE("output patterns expand %p - %h - %q{VAR} and %%") {
   char host[256] = {};
   gethostname(host, sizeof(host) - 1);
   setenv("PROF_TEST_RUN", "nightly", 1);
@@ -30,7 +30,7 @@ TEST_CASE("bad output patterns are errors") {
   CHECK(ExpandOutputPattern("a%q{X", 1, &out).message() == "unterminated %q{ in --output: a%q{X");
 }
 
-TEST_CASE("report names get .sqlite, refuse to overwrite without force, and default to reportN") {
+TEST_CASE("report names get .sqlite - refuse to overwrite without force and default to reportN") {
   const std::string dir = prof::test::MakeTempDir("output_path");
   REQUIRE(chdir(dir.c_str()) == 0);
   std::string path;

@@ -63,7 +63,7 @@ TEST_CASE("a program killed by SIGKILL makes prof exit 137 and the report is sti
   CHECK(fs::exists(report));
 }
 
-TEST_CASE("stdin, stdout, stderr and arguments pass through untouched") {
+TEST_CASE("stdin - stdout - stderr and arguments pass through untouched") {
   const std::string dir = MakeTempDir("passthrough");
   CommandResult echo = Profile(dir + "/echo", {"echo"}, {"-q"}, "line one\nline two\n");
   CHECK(echo.exit_code == 0);
@@ -85,7 +85,7 @@ TEST_CASE("prof's messages go to stderr with the prof: prefix") {
                              "the rest\nprof: report written to " + dir + "/d.sqlite\n");
 }
 
-TEST_CASE("-e sets variables in the program's environment and the report lists what prof set") {
+TEST_CASE("the -e option sets variables in the program's environment and the report lists what prof set") {
   const std::string dir = MakeTempDir("env");
   const std::string report = dir + "/env.sqlite";
   CommandResult result = Profile(report, {"env", "PROF_TEST_VALUE"}, {"-q", "-e", "PROF_TEST_VALUE=a b"});
@@ -116,7 +116,7 @@ TEST_CASE("capture settings are in META_DATA_CAPTURE as nsys names them") {
                     {"INCLUDE_CHILDREN", "true"}});
 }
 
-TEST_CASE("the last -e of a name wins, over earlier ones and over prof's own variables") {
+TEST_CASE("the last -e of a name wins - over earlier ones and over prof's own variables") {
   const std::string dir = MakeTempDir("env_override");
   CommandResult twice = Profile(dir + "/a", {"env", "PROF_TEST_VALUE"},
                                 {"-q", "-e", "PROF_TEST_VALUE=1", "-e", "PROF_TEST_VALUE=2"});
@@ -138,7 +138,7 @@ TEST_CASE("the report names the process and leaves no temporary file behind") {
   CHECK(files == std::vector<std::string>{"p.sqlite"});
 }
 
-TEST_CASE("bad input gives one clear line and a non-zero exit, and overwrites nothing") {
+TEST_CASE("bad input gives one clear line and a non-zero exit and overwrites nothing") {
   const std::string dir = MakeTempDir("bad_input");
   const std::string prof = ProfBinary();
   const std::string program = TestProgram("behaviour_program");

@@ -117,7 +117,7 @@ TEST_CASE("start/end ranges across threads and ranges open at exit", "[nvtx][e2e
               "o.rowid != NVTX_EVENTS.rowid)") == "0");
 }
 
-TEST_CASE("domains, registered strings, categories, colours and payloads", "[nvtx][e2e]") {
+TEST_CASE("domains - registered strings - categories - colours and payloads", "[nvtx][e2e]") {
   const Profiled p = Profile("nvtx_e2e_domains", {TestProgram("nvtx_domains_program")}, "main");
   CHECK(p.output.find("push 0\npop 0\n") != std::string::npos);
   const Rows domains = QueryRows(

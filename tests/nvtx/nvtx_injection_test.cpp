@@ -163,7 +163,7 @@ TEST_CASE("wide messages arrive as UTF-8", "[nvtx]") {
         "b");
 }
 
-TEST_CASE("marks carry colour, category and each payload type", "[nvtx]") {
+TEST_CASE("marks carry colour - category and each payload type", "[nvtx]") {
   Attach();
   nvtxEventAttributes_t attributes = Attributes("payload");
   attributes.colorType = NVTX_COLOR_ARGB;
@@ -245,7 +245,7 @@ TEST_CASE("events without usable attributes carry no message", "[nvtx]") {
   }
 }
 
-TEST_CASE("domains, registered strings and category names", "[nvtx]") {
+TEST_CASE("domains - registered strings and category names", "[nvtx]") {
   Attach();
   const nvtxDomainHandle_t alpha = nvtxDomainCreateA("alpha");
   const nvtxDomainHandle_t beta = nvtxDomainCreateW(L"b\u00eata");

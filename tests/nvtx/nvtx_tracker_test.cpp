@@ -101,7 +101,7 @@ TEST_CASE("push/pop stacks are separate per domain", "[nvtx][tracker]") {
                                      Tid(11), "NULL", "NULL", "3")});
 }
 
-TEST_CASE("pops without a matching push are ignored, lost pops leave their range open",
+TEST_CASE("pops without a matching push are ignored - lost pops leave their range open",
           "[nvtx][tracker]") {
   TrackerHarness harness("nvtx_tracker_unmatched");
   harness.Feed(Pop(11, 1050, 0));  // nothing open
@@ -137,7 +137,7 @@ TEST_CASE("start/end ranges are eventType 60 rows with rangeId and endGlobalTid"
                                      Tid(11), Tid(13), "NULL", "0")});
 }
 
-TEST_CASE("marks carry colour, category and each payload in its own column", "[nvtx][tracker]") {
+TEST_CASE("marks carry colour - category and each payload in its own column", "[nvtx][tracker]") {
   TrackerHarness harness("nvtx_tracker_payloads");
   EventFields fields;
   fields.text = "mark";

@@ -26,7 +26,7 @@ std::set<std::string> DefinedDynamicSymbols(const std::string& library) {
 
 }  // namespace
 
-TEST_CASE("the library exports exactly the table's functions, unversioned") {
+TEST_CASE("the library exports exactly the table's functions - unversioned") {
   std::set<std::string> expected;
   for (const char* name : prof::protocol::kOsrtFunctionNames) expected.insert(name);
   const std::set<std::string> exported = DefinedDynamicSymbols(PROF_OSRT_LIBRARY_PATH);

@@ -48,7 +48,7 @@ TEST_CASE("calls shorter than --osrt-threshold are not recorded") {
   CHECK(OsrtRows(run.report, "clock_nanosleep").empty());
 }
 
-TEST_CASE("blocking reads belong to the reader, the writer's sleeps to the writer") {
+TEST_CASE("blocking reads belong to the reader - the writer's sleeps to the writer") {
   const OsrtRun run = ProfileWithOsrt(MakeTempDir("osrt-pipe"), "osrt_pipe_reads");
   const uint32_t pid = static_cast<uint32_t>(ValueAfter(run.out, "pid="));
   const uint32_t writer = static_cast<uint32_t>(ValueAfter(run.out, "writer_tid="));

@@ -7,7 +7,7 @@ using prof::protocol::DecodeSettings;
 using prof::protocol::EncodeSettings;
 using prof::protocol::InjectionSettings;
 
-TEST_CASE("settings survive the environment round trip, paths with separators included") {
+TEST_CASE("settings survive the environment round trip - paths with separators included") {
   InjectionSettings settings;
   settings.trace_flags = prof::protocol::kTraceNvtx | prof::protocol::kTraceOsrt;
   settings.osrt_threshold_ns = 12345;
@@ -24,7 +24,7 @@ TEST_CASE("settings survive the environment round trip, paths with separators in
   CHECK_FALSE(decoded.traces(prof::protocol::kTraceCuda));
 }
 
-TEST_CASE("settings of another version, malformed or absent leave the injection inert") {
+TEST_CASE("settings of another version - malformed or absent leave the injection inert") {
   InjectionSettings decoded;
   decoded.trace_flags = 99;
   CHECK_FALSE(DecodeSettings(nullptr, &decoded));

@@ -6,7 +6,7 @@ using namespace prof::protocol;
 using prof::collector::ProcessStream;
 using prof::collector::RecordDispatcher;
 
-TEST_CASE("records reach the handler of their kind; unknown and short ones are counted") {
+TEST_CASE("records reach the handler of their kind - unknown and short ones are counted") {
   RecordDispatcher dispatcher;
   int calls = 0;
   uint32_t seen_pid = 0;

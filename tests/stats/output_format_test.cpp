@@ -63,14 +63,14 @@ TEST_CASE("json writes an array of row objects", "[stats][format]") {
         "]\n");
 }
 
-TEST_CASE("json escapes quotes, backslashes and control characters", "[stats][format]") {
+TEST_CASE("json escapes quotes - backslashes and control characters", "[stats][format]") {
   ResultTable table;
   table.columns = {"a\"b"};
   table.rows.push_back({std::string("x\ny\\z\t")});
   CHECK(RenderJson(table) == "[\n  {\"a\\\"b\": \"x\\u000ay\\\\z\\u0009\"}\n]\n");
 }
 
-TEST_CASE("column aligns like nsys: centered headers, dashes, numbers right", "[stats][format]") {
+TEST_CASE("column aligns like nsys: centered headers - dashes - numbers right", "[stats][format]") {
   // Widths 8, 15, 11, 14. Python's str.center puts the odd space of "Avg (ns)" in 11 on the left.
   CHECK(RenderColumn(Sample()) ==
         " Time (%)  Total Time (ns)    Avg (ns)        Name\n"

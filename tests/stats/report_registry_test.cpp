@@ -12,7 +12,7 @@ bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
-TEST_CASE("every report has its SQL, views and a header comment", "[stats][registry]") {
+TEST_CASE("every report has its SQL - views and a header comment", "[stats][registry]") {
   for (const ReportSpec& report : AllReports()) {
     INFO(report.name);
     const auto sql = ReportSql(report);
@@ -40,7 +40,7 @@ TEST_CASE("every embedded report file has a registry entry", "[stats][registry]"
   CHECK(report_files == AllReports().size());
 }
 
-TEST_CASE("the default reports are nsys's, in nsys's order", "[stats][registry]") {
+TEST_CASE("the default reports are nsys's - in nsys's order", "[stats][registry]") {
   std::vector<std::string_view> defaults;
   for (const ReportSpec& report : AllReports()) {
     if (report.is_default) defaults.push_back(report.name);

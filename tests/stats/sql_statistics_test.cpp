@@ -33,7 +33,7 @@ std::optional<double> Over(const std::string& function, const std::string& value
   return Scalar("SELECT " + function + "(column1) FROM (VALUES " + values + ")");
 }
 
-TEST_CASE("median takes the middle value, or the mean of the two middle ones", "[stats]") {
+TEST_CASE("median takes the middle value - or the mean of the two middle ones", "[stats]") {
   CHECK(Over("median", "(7)") == 7.0);
   CHECK(Over("median", "(9), (1), (5)") == 5.0);
   CHECK(Over("median", "(10), (1), (4), (3)") == 3.5);

@@ -60,7 +60,7 @@ TEST_CASE("a report without NVTX or OSRT tables runs no default report", "[stats
   CHECK(FilesIn(out).empty());
 }
 
-TEST_CASE("reports run in the order requested, each once", "[stats][runner]") {
+TEST_CASE("reports run in the order requested - each once", "[stats][runner]") {
   const std::string report = MakeNvtxReport("runner_order");
   const std::string out = prof::test::MakeTempDir("stats_runner_order_out");
   REQUIRE(RunStats(report, ToFiles(out + "/r",
@@ -78,7 +78,7 @@ TEST_CASE("reports run in the order requested, each once", "[stats][runner]") {
         "]\n");
 }
 
-TEST_CASE("column and table files are .txt, time units apply", "[stats][runner]") {
+TEST_CASE("column and table files are .txt - time units apply", "[stats][runner]") {
   const std::string report = MakeNvtxReport("runner_text");
   const std::string out = prof::test::MakeTempDir("stats_runner_text_out");
   StatsOptions options = ToFiles(out + "/r", {"nvtx_startend_sum"}, "column");
@@ -95,7 +95,7 @@ TEST_CASE("column and table files are .txt, time units apply", "[stats][runner]"
         "0.0  :outer\n");
 }
 
-TEST_CASE("a report without data is skipped, not an error", "[stats][runner]") {
+TEST_CASE("a report without data is skipped - not an error", "[stats][runner]") {
   const std::string report =
       MakeReport("runner_skipped", {"tables/nvtx_events.sql", "tables/osrt_api.sql"},
                  "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) "
@@ -152,7 +152,7 @@ TEST_CASE("files that are not reports are errors", "[stats][runner]") {
   CHECK(FilesIn(dir) == std::vector<std::string>{"other.sqlite", "text.sqlite"});
 }
 
-TEST_CASE("unknown reports, formats and units are errors listing the valid ones",
+TEST_CASE("unknown reports - formats and units are errors listing the valid ones",
           "[stats][runner]") {
   const std::string report = MakeNvtxReport("runner_options");
   StatsOptions options;

@@ -21,7 +21,7 @@ TEST_CASE("PidOf and TidOf invert the encoding", "[storage][global_id]") {
   CHECK(TidOf(GlobalPid(0xABCDEF)) == 0);
 }
 
-TEST_CASE("pids and tids wider than 24 bits are truncated, not spilled", "[storage][global_id]") {
+TEST_CASE("pids and tids wider than 24 bits are truncated - not spilled", "[storage][global_id]") {
   const int64_t id = GlobalTid(0x1000001, 0x1000002);
   CHECK(PidOf(id) == 1);
   CHECK(TidOf(id) == 2);

@@ -19,7 +19,7 @@ constexpr char kNvtxColumns[] =
     "domainId, uint64Value, int64Value, doubleValue, uint32Value, int32Value, floatValue, "
     "jsonTextId, jsonText, binaryData";
 
-TEST_CASE("NVTX rows round-trip, unset fields as NULL", "[storage][rows]") {
+TEST_CASE("NVTX rows round-trip - unset fields as NULL", "[storage][rows]") {
   const std::string path = FreshReportPath("rows-nvtx");
   auto writer = CreateWriter(path);
   NvtxEventRow full;
@@ -127,7 +127,7 @@ TEST_CASE("rows spanning many batches and commits keep their order and values", 
                                                                                {"6", "call6"}});
 }
 
-TEST_CASE("StringIds holds each interned string once, numbered from 0", "[storage][rows]") {
+TEST_CASE("StringIds holds each interned string once - numbered from 0", "[storage][rows]") {
   const std::string path = FreshReportPath("rows-strings");
   auto writer = CreateWriter(path);
   CHECK(writer->InternString("python3") == 0);
@@ -139,7 +139,7 @@ TEST_CASE("StringIds holds each interned string once, numbered from 0", "[storag
         Rows{{"0", "python3"}, {"1", "[NSys]"}, {"2", ""}});
 }
 
-TEST_CASE("thread names: last name wins, priority as given", "[storage][rows]") {
+TEST_CASE("thread names: last name wins - priority as given", "[storage][rows]") {
   const std::string path = FreshReportPath("rows-threads");
   auto writer = CreateWriter(path);
   writer->SetThreadName(GlobalTid(490, 500), "pt_autograd_0", 10);

@@ -50,7 +50,7 @@ TEST_CASE("an empty report holds only the tables nsys always writes", "[storage]
   CHECK(TableNames(path) == kAlwaysTables);
 }
 
-TEST_CASE("tables appear with their first row, with the enums they refer to", "[storage][schema]") {
+TEST_CASE("tables appear with their first row - with the enums they refer to", "[storage][schema]") {
   SECTION("NVTX only") {
     const std::string path = FreshReportPath("schema-nvtx");
     auto writer = CreateWriter(path);
@@ -105,7 +105,7 @@ Strings ReportColumns(const std::string& path, const std::string& table) {
   return columns;
 }
 
-TEST_CASE("every nsys table prof writes has nsys's columns, types and keys", "[storage][schema]") {
+TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[storage][schema]") {
   const std::string path = FreshReportPath("schema-columns");
   auto writer = CreateWriter(path);
   writer->AddOsrtCall(SomeOsrtRow(writer.get()));

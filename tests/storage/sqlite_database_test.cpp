@@ -158,7 +158,7 @@ int64_t CountRows(Database* db) {
   return count.ColumnInt64(0);
 }
 
-TEST_CASE("Transaction commits, or rolls back when dropped", "[storage][sqlite]") {
+TEST_CASE("Transaction commits - or rolls back when dropped", "[storage][sqlite]") {
   Database db = OpenMemory();
   RequireOk(db.Exec("CREATE TABLE t (a INTEGER)"));
   {
