@@ -5,13 +5,13 @@
 namespace prof::stats {
 namespace {
 
-// Every NVTX report reads the nvtx_ranges view.
+// Every NVTX report reads the nvtx_ranges view; the summaries read nvtx_range_summary, built on it.
 ReportSpec NvtxReport(std::string_view name, std::string_view title, bool is_default) {
   return {name,
           title,
           is_default,
           {"NVTX_EVENTS", "StringIds"},
-          {"nvtx_ranges"},
+          {"nvtx_ranges", "nvtx_range_summary"},
           "NV Tools Extension (NVTX) data"};
 }
 

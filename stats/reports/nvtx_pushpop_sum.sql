@@ -1,40 +1,24 @@
 -- nvtx_pushpop_sum: NVTX Push/Pop Range Summary. One row per name of push/pop (nvtxRangePush/nvtxRangePop) ranges.
 -- Rows by Total Time, largest first (ties by range name). Times in ns; Avg, Med and StdDev are
--- rounded to 0.1 ns. Reads the nvtx_ranges view.
+-- rounded to 0.1 ns. Reads the nvtx_range_summary view.
 WITH
-  summary AS (
-    SELECT
-      name,
-      sum(duration) AS total,
-      count(*) AS instances,
-      avg(duration) AS mean,
-      median(duration) AS middle,
-      min(duration) AS shortest,
-      max(duration) AS longest,
-      stdev(duration) AS deviation
-    FROM nvtx_ranges
-    WHERE style = 'PushPop'
-    GROUP BY name
-  ),
-  totals AS (
-    SELECT sum(total) AS total FROM summary
-  )
+  summary AS (SELECT * FROM nvtx_range_summary WHERE style = 'PushPop')
 SELECT
   -- share of this row in the summed Total Time of all rows (%), one decimal
-  round(total * 100.0 / (SELECT total FROM totals), 1) AS "Time (%)",
+  round(total * 100.0 / (SELECT sum(total) FROM summary), 1) AS "Time (%)",
   -- sum of the range durations (ns)
   total AS "Total Time (ns)",
   -- number of ranges
   instances AS "Instances",
   -- mean duration (ns)
   round(mean, 1) AS "Avg (ns)",
-  -- median duration (ns): the mean of the two middle values for an even count
+  -- median duration (ns)
   round(middle, 1) AS "Med (ns)",
   -- shortest duration (ns)
   shortest AS "Min (ns)",
   -- longest duration (ns)
   longest AS "Max (ns)",
-  -- sample standard deviation of the durations (ns), 0 for a single range
+  -- sample standard deviation of the durations (ns)
   round(deviation, 1) AS "StdDev (ns)",
   -- "<domain>:<name>", ":<name>" in the default domain
   name AS "Range"
