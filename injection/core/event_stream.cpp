@@ -153,7 +153,8 @@ void SendHello() {
 void StartStream() {
   if (!g_connection.Connect(g_settings.socket_path)) return;
   SendHello();
-  g_wake_fd = static_cast<int>(syscall(SYS_eventfd2, 0, EFD_CLOEXEC | EFD_NONBLOCK));
+  const int wake_fd = static_cast<int>(syscall(SYS_eventfd2, 0, EFD_CLOEXEC | EFD_NONBLOCK));
+  g_wake_fd = wake_fd < 0 ? wake_fd : MoveDescriptorHigh(wake_fd);
   g_stop_requested.store(false);
   g_enabled.store(g_connection.connected(), std::memory_order_release);
   if (pthread_create(&g_flusher, nullptr, FlusherMain, nullptr) == 0) {

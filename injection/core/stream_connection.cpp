@@ -1,5 +1,6 @@
 #include "injection/core/stream_connection.h"
 
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -11,9 +12,17 @@
 
 namespace prof::injection {
 
+int MoveDescriptorHigh(int fd) {
+  const long moved = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, kHighDescriptor);
+  if (moved < 0) return fd;
+  syscall(SYS_close, fd);
+  return static_cast<int>(moved);
+}
+
 bool StreamConnection::Connect(const char* socket_path) {
-  const int fd = static_cast<int>(syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (fd < 0) return false;
+  const int raw_fd = static_cast<int>(syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (raw_fd < 0) return false;
+  const int fd = MoveDescriptorHigh(raw_fd);
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   std::strncpy(address.sun_path, socket_path, sizeof(address.sun_path) - 1);

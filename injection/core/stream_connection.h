@@ -6,6 +6,11 @@
 
 namespace prof::injection {
 
+// Moves `fd` to a number at or above kHighDescriptor (close-on-exec), out of the way of programs
+// that dup2() onto low numbers; returns `fd` unchanged when no such number is free.
+int MoveDescriptorHigh(int fd);
+inline constexpr int kHighDescriptor = 900;
+
 class StreamConnection {
  public:
   // Connects to `socket_path`; false when the launcher is not there.
