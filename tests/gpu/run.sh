@@ -24,7 +24,7 @@ elapsed() { python3 -c "print(f'{$2 - $1:.2f}')"; }
 echo "== machine"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; python3 -c "import torch; print('torch', torch.__version__)"
 
 echo "== dependencies of prof's binaries"
-allowed='linux-vdso|libc\.so|libm\.so|libgcc_s|libstdc\+\+|ld-linux|libsqlite3|libcupti|libpthread|libdl'
+allowed='linux-vdso|libprof_core\.so|libc\.so|libm\.so|libgcc_s|libstdc\+\+|ld-linux|libsqlite3|libcupti|libpthread|libdl'
 extra=""
 for binary in "$prof" "$build"/lib/libprof_*.so; do
   ldd "$binary" | sed "s|^|$(basename "$binary"): |"
