@@ -58,18 +58,7 @@ Status CheckRegistered(Database* db, int rc, const std::string& name) {
 }  // namespace
 
 ValueType FunctionArgs::Type(int index) const {
-  switch (sqlite3_value_type(values_[index])) {
-    case SQLITE_INTEGER:
-      return ValueType::kInteger;
-    case SQLITE_FLOAT:
-      return ValueType::kFloat;
-    case SQLITE_TEXT:
-      return ValueType::kText;
-    case SQLITE_BLOB:
-      return ValueType::kBlob;
-    default:
-      return ValueType::kNull;
-  }
+  return ValueTypeFromSqlite(sqlite3_value_type(values_[index]));
 }
 
 int64_t FunctionArgs::Int64(int index) const { return sqlite3_value_int64(values_[index]); }

@@ -248,13 +248,8 @@ std::string Statement::ColumnName(int column) const {
   return name != nullptr ? name : "";
 }
 
-std::string Statement::ColumnDeclaredType(int column) const {
-  const char* type = sqlite3_column_decltype(stmt_, column);
-  return type != nullptr ? type : "";
-}
-
-ValueType Statement::ColumnType(int column) const {
-  switch (sqlite3_column_type(stmt_, column)) {
+ValueType ValueTypeFromSqlite(int type_code) {
+  switch (type_code) {
     case SQLITE_INTEGER:
       return ValueType::kInteger;
     case SQLITE_FLOAT:
@@ -266,6 +261,15 @@ ValueType Statement::ColumnType(int column) const {
     default:
       return ValueType::kNull;
   }
+}
+
+std::string Statement::ColumnDeclaredType(int column) const {
+  const char* type = sqlite3_column_decltype(stmt_, column);
+  return type != nullptr ? type : "";
+}
+
+ValueType Statement::ColumnType(int column) const {
+  return ValueTypeFromSqlite(sqlite3_column_type(stmt_, column));
 }
 
 bool Statement::ColumnIsNull(int column) const {

@@ -77,6 +77,8 @@ class Database {
 
 // The storage class of a result value (SQLite's dynamic type, not the declared column type).
 enum class ValueType { kInteger, kFloat, kText, kBlob, kNull };
+// Maps SQLite's type code (SQLITE_INTEGER, ...) of a column or function argument.
+ValueType ValueTypeFromSqlite(int type_code);
 
 class Statement {
  public:
