@@ -73,6 +73,10 @@ class ProfileCommand : public Command {
                      ? std::string("expected NAME=value, got '" + entry + "'")
                      : std::string();
         });
+    sub->add_option("--cuda-graph-trace", cuda_graph_trace_,
+                    "CUDA graphs: one row per graph launch (graph) or every node's operation (node)")
+        ->check(CLI::IsMember({"graph", "node"}))
+        ->default_str("graph");
     sub->add_flag("-q,--quiet", quiet_, "Print only errors (the program's output is untouched)");
     sub->prefix_command();  // the first positional is the program; the rest are its arguments
     sub_ = sub;
@@ -93,6 +97,8 @@ class ProfileCommand : public Command {
 
     options.trace_text = trace_;
     options.osrt_threshold_ns = osrt_threshold_ns_;
+    options.cuda_graph_trace = cuda_graph_trace_ == "node" ? protocol::CudaGraphTrace::kNode
+                                                           : protocol::CudaGraphTrace::kGraph;
     options.extra_environment = environment_;
     for (const auto& word : options.command) {
       options.command_line += (options.command_line.empty() ? "" : " ") + ShellQuote(word);
@@ -110,9 +116,11 @@ class ProfileCommand : public Command {
       // Once the program ran, its exit code matters more to scripts than prof's own failure.
       return result.report_path.empty() && result.exit_code == 0 ? 1 : result.exit_code;
     }
-    if ((options.trace_flags & protocol::kTraceCuda) &&
-        !std::filesystem::exists(options.library_dir + "/libprof_cuda.so")) {
+    if ((options.trace_flags & protocol::kTraceCuda) && !collector::HasCudaInjection(options.library_dir)) {
       spdlog::warn("warning: CUDA tracing is not available in this build; tracing the rest");
+    }
+    for (const std::string& warning : result.cuda_warnings) {
+      spdlog::warn("warning: CUDA is not traced: {}; tracing the rest", warning);
     }
     if (result.dropped_records > 0) {
       spdlog::warn("warning: {} events were dropped because prof could not keep up",
@@ -142,6 +150,7 @@ class ProfileCommand : public Command {
   bool force_overwrite_ = false;
   bool stats_ = false;
   uint64_t osrt_threshold_ns_ = 1000;
+  std::string cuda_graph_trace_ = "graph";
   std::vector<std::string> environment_;
   bool quiet_ = false;
 };

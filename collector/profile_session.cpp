@@ -83,6 +83,7 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   protocol::InjectionSettings settings;
   settings.trace_flags = options.trace_flags;
   settings.osrt_threshold_ns = options.osrt_threshold_ns;
+  settings.cuda_graph_trace = options.cuda_graph_trace;
   std::strncpy(settings.socket_path, socket.c_str(), sizeof(settings.socket_path) - 1);
 
   const char* inherited_preload = std::getenv("LD_PRELOAD");
@@ -95,6 +96,9 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
                                        protocol::EncodeSettings(settings)};
   if (options.trace_flags & protocol::kTraceNvtx) {
     ours.push_back("NVTX_INJECTION64_PATH=" + options.library_dir + "/libprof_nvtx.so");
+  }
+  if ((options.trace_flags & protocol::kTraceCuda) && HasCudaInjection(options.library_dir)) {
+    ours.push_back("CUDA_INJECTION64_PATH=" + options.library_dir + "/libprof_cuda.so");
   }
   auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
   for (const auto& entry : options.extra_environment) {
@@ -196,6 +200,10 @@ void RecordCaptureSettings(const ProfileOptions& options, int64_t run_duration_n
 }
 
 }  // namespace
+
+bool HasCudaInjection(const std::string& library_dir) {
+  return access((library_dir + "/libprof_cuda.so").c_str(), R_OK) == 0;
+}
 
 Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   const uint64_t session_start = protocol::MonotonicNowNs();

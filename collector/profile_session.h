@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "injection/protocol/launch_settings.h"
 
 namespace prof::collector {
 
@@ -22,6 +23,7 @@ struct ProfileOptions {
   uint32_t trace_flags = 0;          // protocol::TraceFlag bits
   std::string trace_text;            // the --trace value as the report records it
   uint64_t osrt_threshold_ns = 1000;
+  protocol::CudaGraphTrace cuda_graph_trace = protocol::CudaGraphTrace::kGraph;
   std::vector<std::string> extra_environment;  // -e NAME=value
   std::string library_dir;                     // where libprof_core.so and friends live
   std::string command_line;                    // for the report: the profiled command, quoted
@@ -33,7 +35,13 @@ struct ProfileResult {
   int exit_code = 0;        // the program's exit code, or 128+N when signal N killed it
   std::string report_path;  // empty when no report was written
   uint64_t dropped_records = 0;
+  // One line per distinct reason CUDA tracing did not start in a process (no libcupti, another
+  // profiler owns CUPTI, ...), for the user; empty when it started or the program never used CUDA.
+  std::vector<std::string> cuda_warnings;
 };
+
+// True when `library_dir` holds libprof_cuda.so (prof was built with CUPTI's headers).
+bool HasCudaInjection(const std::string& library_dir);
 
 // Fails (with nothing launched or the child cancelled before exec) when the program cannot be
 // started or the report cannot be created. Once the program ran, errors writing the report are

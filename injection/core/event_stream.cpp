@@ -32,6 +32,7 @@ namespace prof::injection {
 namespace {
 
 constexpr uint64_t kProducerWaitLimitNs = 1'000'000;
+constexpr uint64_t kPatientWaitLimitNs = 2'000'000'000;  // the socket's send timeout
 constexpr int kFlushIntervalMs = 20;
 constexpr size_t kSendBatchBytes = 256 * 1024;
 
@@ -51,6 +52,7 @@ thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) =
 thread_local uint32_t t_tid __attribute__((tls_model("initial-exec"))) = 0;
 thread_local int t_internal_depth __attribute__((tls_model("initial-exec"))) = 0;
 thread_local bool t_inside_emit __attribute__((tls_model("initial-exec"))) = false;
+thread_local int t_patient_depth __attribute__((tls_model("initial-exec"))) = 0;
 
 uint32_t ReadTid() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
 
@@ -217,13 +219,15 @@ ThreadBuffer* BufferOfThisThread(uint64_t first_timestamp) {
 // Bounded wait for ring space (see the back-pressure policy at the top of this file).
 bool WaitForSpace(ThreadBuffer* buffer, const void* first, size_t first_size, const void* second,
                   size_t second_size) {
-  if (buffer->dropping) {
+  const bool patient = t_patient_depth > 0;
+  if (buffer->dropping && !patient) {
     if (buffer->UsedBytes() > ThreadBuffer::kCapacity / 2) return false;
     buffer->dropping = false;
     return buffer->TryAppend(first, first_size, second, second_size);
   }
   WakeFlusher();
-  const uint64_t deadline = MonotonicNowNs() + kProducerWaitLimitNs;
+  const uint64_t deadline =
+      MonotonicNowNs() + (patient ? kPatientWaitLimitNs : kProducerWaitLimitNs);
   while (MonotonicNowNs() < deadline) {
     sched_yield();
     if (buffer->TryAppend(first, first_size, second, second_size)) return true;
@@ -306,6 +310,9 @@ void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size, const
 }
 
 bool InsideInternalCall() { return t_internal_depth > 0; }
+
+ScopedPatientEmit::ScopedPatientEmit() { ++t_patient_depth; }
+ScopedPatientEmit::~ScopedPatientEmit() { --t_patient_depth; }
 
 ScopedInternalCall::ScopedInternalCall() { ++t_internal_depth; }
 ScopedInternalCall::~ScopedInternalCall() { --t_internal_depth; }

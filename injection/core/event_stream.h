@@ -52,6 +52,18 @@ inline uint32_t ClampTextLength(size_t length) {
                                                                  : protocol::kMaxTextLength);
 }
 
+// While alive, the calling thread's records wait up to kPatientWaitLimitNs (event_stream.cpp) for
+// ring space instead of the short bounded wait, and never enter drop mode early. For threads that
+// deliver bulk data on behalf of the program (CUPTI's buffer-completion thread, the exit flush), where
+// waiting costs the program nothing and dropping loses GPU activity.
+class PROF_EXPORT ScopedPatientEmit {
+ public:
+  ScopedPatientEmit();
+  ~ScopedPatientEmit();
+  ScopedPatientEmit(const ScopedPatientEmit&) = delete;
+  ScopedPatientEmit& operator=(const ScopedPatientEmit&) = delete;
+};
+
 // True while the calling thread runs prof's own code; interposers then call through untraced.
 PROF_EXPORT bool InsideInternalCall();
 

@@ -25,9 +25,16 @@ enum TraceFlag : uint32_t {
   kTraceCudnn = 1u << 4,
 };
 
+// --cuda-graph-trace: how kernels of CUDA graph launches are recorded.
+enum class CudaGraphTrace : uint32_t {
+  kGraph = 0,  // one CUPTI_ACTIVITY_KIND_GRAPH_TRACE row per graph launch (nsys's default)
+  kNode = 1,   // every node's kernel, memcpy and memset, with its graphNodeId
+};
+
 struct InjectionSettings {
   uint32_t trace_flags = 0;
   uint64_t osrt_threshold_ns = 1000;
+  CudaGraphTrace cuda_graph_trace = CudaGraphTrace::kGraph;
   char socket_path[108] = {};  // sun_path of the launcher's listening Unix socket
 
   bool traces(TraceFlag flag) const { return (trace_flags & flag) != 0; }
@@ -37,6 +44,7 @@ inline std::string EncodeSettings(const InjectionSettings& settings) {
   std::string out = "v=" + std::to_string(kSettingsVersion);
   out += ";trace=" + std::to_string(settings.trace_flags);
   out += ";osrt_threshold_ns=" + std::to_string(settings.osrt_threshold_ns);
+  out += ";cuda_graph_trace=" + std::to_string(static_cast<uint32_t>(settings.cuda_graph_trace));
   out += ";socket=";
   out += settings.socket_path;  // last: a path may contain ';' or '='
   return out;
@@ -82,6 +90,9 @@ inline bool DecodeSettings(const char* text, InjectionSettings* out) {
       parsed.trace_flags = static_cast<uint32_t>(number);
     } else if (key == "osrt_threshold_ns") {
       parsed.osrt_threshold_ns = number;
+    } else if (key == "cuda_graph_trace") {
+      if (number > static_cast<uint64_t>(CudaGraphTrace::kNode)) return false;
+      parsed.cuda_graph_trace = static_cast<CudaGraphTrace>(number);
     }
   }
   if (!version_ok || !have_socket) return false;

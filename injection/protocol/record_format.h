@@ -44,7 +44,22 @@ enum class RecordKind : uint16_t {
   kNvtxRangeStart = 38,
   kNvtxRangeEnd = 39,
   kNvtxMark = 40,
-  // CUDA (CUPTI): 64..127, defined by the CUDA tracing issue.
+  // CUDA (CUPTI): 64..127, structs in cuda_records.h.
+  kCudaInitStatus = 64,
+  kCudaApiName = 65,
+  kCudaApiCall = 66,
+  kCudaString = 67,
+  kCudaKernel = 68,
+  kCudaMemcpy = 69,
+  kCudaMemset = 70,
+  kCudaSync = 71,
+  kCudaGraphTrace = 72,
+  kCudaGraphLaunch = 73,
+  kCudaDevice = 74,
+  kCudaContext = 75,
+  kCudaStream = 76,
+  kCudaEvent = 77,
+  kCudaDroppedRecords = 78,
 };
 
 struct RecordHeader {

@@ -79,10 +79,32 @@ TEST_CASE("prof's messages go to stderr with the prof: prefix") {
   CommandResult result = Profile(dir + "/r", {"exit", "0"}, {"-t", "nvtx,osrt"});
   CHECK(result.out.empty());
   CHECK(result.err == "prof: report written to " + dir + "/r.sqlite\n");
-  // CUDA tracing (on by default) comes with libprof_cuda.so; until then prof says so once.
   CommandResult default_trace = Profile(dir + "/d", {"exit", "0"});
+#ifdef PROF_HAS_CUDA_TRACING
+  // CUDA tracing (on by default) starts only if the program initializes CUDA: nothing to say here.
+  CHECK(default_trace.err == "prof: report written to " + dir + "/d.sqlite\n");
+#else
+  // A build without CUPTI's headers has no libprof_cuda.so: prof says so once.
   CHECK(default_trace.err == "prof: warning: CUDA tracing is not available in this build; tracing "
                              "the rest\nprof: report written to " + dir + "/d.sqlite\n");
+#endif
+}
+
+TEST_CASE("--trace=cuda sets CUDA_INJECTION64_PATH and the graph trace mode for the program") {
+  const std::string dir = MakeTempDir("cuda_env");
+  Profile(dir + "/on", {"exit", "0"}, {"-q", "--cuda-graph-trace=node"});
+  const std::string on = SessionValue(dir + "/on.sqlite", "environment_set");
+#ifdef PROF_HAS_CUDA_TRACING
+  CHECK(on.find("CUDA_INJECTION64_PATH=" + fs::path(ProfBinary()).parent_path().parent_path().string() +
+                "/lib/libprof_cuda.so") != std::string::npos);
+#else
+  CHECK(on.find("CUDA_INJECTION64_PATH") == std::string::npos);
+#endif
+  CHECK(on.find(";cuda_graph_trace=1;") != std::string::npos);
+  Profile(dir + "/off", {"exit", "0"}, {"-q", "-t", "nvtx"});
+  const std::string off = SessionValue(dir + "/off.sqlite", "environment_set");
+  CHECK(off.find("CUDA_INJECTION64_PATH") == std::string::npos);
+  CHECK(off.find(";cuda_graph_trace=0;") != std::string::npos);
 }
 
 TEST_CASE("the -e option sets variables in the program's environment and the report lists what prof set") {
@@ -153,6 +175,13 @@ TEST_CASE("bad input gives one clear line and a non-zero exit and overwrites not
     CHECK(r.exit_code == 1);
     CHECK(r.err == "prof: error: unknown --trace value 'gpu'; valid values: cuda, nvtx, osrt, "
                    "cublas, cudnn, none\n");
+  }
+  SECTION("unknown graph trace mode") {
+    CommandResult r = RunCommand({prof, "profile", "--cuda-graph-trace=nodes", program});
+    CHECK(r.exit_code != 0);
+    CHECK(r.err.rfind("prof: error: ", 0) == 0);
+    CHECK(r.err.find("--cuda-graph-trace") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
   SECTION("program not found") {
     CommandResult r = RunCommand({prof, "profile", "-o", dir + "/nf", "no-such-program-xyz"});

@@ -1,0 +1,148 @@
+#include "injection/cuda/api_callbacks.h"
+
+#include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "injection/core/event_stream.h"
+#include "injection/cuda/api_selection.h"
+#include "injection/protocol/cuda_records.h"
+
+namespace prof::injection::cuda {
+namespace {
+
+using protocol::CudaApiDomain;
+
+constexpr size_t kMaxCbid = 1024;
+static_assert(CUPTI_RUNTIME_TRACE_CBID_SIZE <= kMaxCbid && CUPTI_DRIVER_TRACE_CBID_SIZE <= kMaxCbid);
+constexpr size_t kWords = kMaxCbid / 64;
+
+const CuptiFunctions* g_cupti = nullptr;
+std::atomic<bool> g_recording{false};
+
+// Per thread: depth of recorded calls in progress (only the outermost is sent), the entry time of
+// the outermost one, and which functions' names this thread has already sent.
+thread_local uint32_t t_depth = 0;
+thread_local uint64_t t_entry_ns = 0;
+thread_local uint64_t t_named[2][kWords] = {};
+
+size_t DomainIndex(CudaApiDomain domain) { return domain == CudaApiDomain::kRuntime ? 0 : 1; }
+
+void SendNameOnce(CudaApiDomain domain, CUpti_CallbackId cbid, const char* name) {
+  uint64_t& word = t_named[DomainIndex(domain)][cbid / 64];
+  const uint64_t bit = uint64_t{1} << (cbid % 64);
+  if ((word & bit) != 0) return;
+  word |= bit;
+  protocol::CudaApiNameRecord record{};
+  record.header.kind = protocol::RecordKind::kCudaApiName;
+  record.header.timestamp_ns = t_entry_ns;
+  record.cbid = cbid;
+  record.domain = domain;
+  const size_t length = name != nullptr ? strnlen(name, protocol::kMaxTextLength) : 0;
+  record.text_length = static_cast<uint32_t>(length);
+  EmitRecordWithText(&record.header, sizeof(record), name, length);
+}
+
+int32_t ReturnValue(CudaApiDomain domain, const CUpti_CallbackData& data) {
+  if (data.functionReturnValue == nullptr) return 0;
+  if (domain == CudaApiDomain::kRuntime) {
+    return static_cast<int32_t>(*static_cast<const cudaError_t*>(data.functionReturnValue));
+  }
+  return static_cast<int32_t>(*static_cast<const CUresult*>(data.functionReturnValue));
+}
+
+// The executable graph a graph-launch call ran, or nullptr for other calls.
+CUgraphExec LaunchedGraph(CudaApiDomain domain, CUpti_CallbackId cbid, const void* params) {
+  if (params == nullptr) return nullptr;
+  if (domain == CudaApiDomain::kRuntime) {
+    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000 ||
+        cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000) {
+      // Both variants' parameter structs start with the graphExec.
+      return static_cast<const cudaGraphLaunch_v10000_params*>(params)->graphExec;
+    }
+    return nullptr;
+  }
+  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+      cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
+    return static_cast<const cuGraphLaunch_params*>(params)->hGraph;
+  }
+  return nullptr;
+}
+
+void SendGraphLaunch(CUgraphExec graph, uint32_t correlation_id, uint64_t now) {
+  uint32_t exec_id = 0;
+  if (g_cupti->cuptiGetGraphExecId(graph, &exec_id) != CUPTI_SUCCESS) return;
+  protocol::CudaGraphLaunchRecord record{};
+  record.header.kind = protocol::RecordKind::kCudaGraphLaunch;
+  record.header.timestamp_ns = now;
+  record.correlation_id = correlation_id;
+  record.graph_exec_id = exec_id;
+  EmitRecord(&record.header, sizeof(record));
+}
+
+void OnExit(CudaApiDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
+  const uint64_t exit_ns = MonotonicNowNs();
+  SendNameOnce(domain, cbid, data.functionName);
+  protocol::CudaApiCallRecord record{};
+  record.header.kind = protocol::RecordKind::kCudaApiCall;
+  record.header.timestamp_ns = t_entry_ns;
+  record.end_ns = exit_ns;
+  record.correlation_id = data.correlationId;
+  record.cbid = cbid;
+  record.return_value = ReturnValue(domain, data);
+  record.domain = domain;
+  EmitRecord(&record.header, sizeof(record));
+  if (CUgraphExec graph = LaunchedGraph(domain, cbid, data.functionParams)) {
+    SendGraphLaunch(graph, data.correlationId, exit_ns);
+  }
+}
+
+void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain cupti_domain, CUpti_CallbackId cbid,
+                         const void* callback_data) {
+  if (!g_recording.load(std::memory_order_relaxed)) return;
+  if (cupti_domain != CUPTI_CB_DOMAIN_RUNTIME_API && cupti_domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+  const auto& data = *static_cast<const CUpti_CallbackData*>(callback_data);
+  if (data.callbackSite == CUPTI_API_ENTER) {
+    if (t_depth++ == 0) t_entry_ns = MonotonicNowNs();
+    return;
+  }
+  if (t_depth == 0 || --t_depth != 0) return;  // a nested call, or an exit whose entry we missed
+  const auto domain = cupti_domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaApiDomain::kRuntime
+                                                                   : CudaApiDomain::kDriver;
+  OnExit(domain, cbid, data);
+}
+
+CUptiResult EnableDomain(CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain,
+                         uint32_t cbid_count, bool (*is_recorded)(std::string_view)) {
+  for (uint32_t cbid = 1; cbid < cbid_count; ++cbid) {
+    const char* name = nullptr;
+    if (g_cupti->cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || name == nullptr ||
+        !is_recorded(name)) {
+      continue;
+    }
+    const CUptiResult result = g_cupti->cuptiEnableCallback(1, subscriber, domain, cbid);
+    if (result != CUPTI_SUCCESS) return result;
+  }
+  return CUPTI_SUCCESS;
+}
+
+}  // namespace
+
+CUptiResult StartApiCallbacks(const CuptiFunctions* cupti) {
+  g_cupti = cupti;
+  CUpti_SubscriberHandle subscriber = nullptr;
+  CUptiResult result = cupti->cuptiSubscribe(&subscriber, OnCallback, nullptr);
+  if (result != CUPTI_SUCCESS) return result;
+  g_recording.store(true);
+  result = EnableDomain(subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE,
+                        IsRecordedRuntimeApi);
+  if (result != CUPTI_SUCCESS) return result;
+  return EnableDomain(subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE,
+                      IsRecordedDriverApi);
+}
+
+void StopApiCallbacksInForkChild() { g_recording.store(false); }
+
+}  // namespace prof::injection::cuda

@@ -1,0 +1,28 @@
+// CUDA runtime and driver API calls, recorded from CUPTI callbacks with prof's own timestamps.
+//
+// Why callbacks: CUPTI's RUNTIME/DRIVER *activity* records cost about 0.5 us per API call on the H200
+// (measured, docs/cuda.md); a callback that reads the clock twice and appends 40 bytes to the
+// thread's ring costs a fraction of that, and callbacks are enabled only for the recorded calls, so
+// the high-frequency trivial ones (cudaGetDevice, cudaGetLastError, ...) cost nothing at all.
+//
+// What is recorded (the same calls nsys records): every runtime API call and every driver API call
+// made outside a runtime call, except the trivial queries listed in api_selection.cpp. A call's
+// CudaApiNameRecord is sent by each thread before that thread's first call of that function.
+// Callbacks run on the application's threads and must not allocate, lock or call CUPTI beyond
+// cuptiGetGraphExecId.
+#pragma once
+
+#include <cupti.h>
+
+#include "injection/cuda/cupti_library.h"
+
+namespace prof::injection::cuda {
+
+// Subscribes to CUPTI's callbacks and enables them for the recorded API calls. A CUptiResult
+// other than CUPTI_SUCCESS means no API call is recorded (and GPU records lack their API calls).
+CUptiResult StartApiCallbacks(const CuptiFunctions* cupti);
+
+// After fork() the child must never reach CUPTI: its callbacks stop recording.
+void StopApiCallbacksInForkChild();
+
+}  // namespace prof::injection::cuda

@@ -1,0 +1,63 @@
+#include "injection/cuda/api_selection.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace prof::injection::cuda {
+namespace {
+
+// Queries of state the runtime caches: called around every PyTorch op, never slow, not recorded.
+constexpr std::string_view kSkippedRuntimeApis[] = {
+    "cudaDeviceGetAttribute",     "cudaDriverGetVersion",       "cudaFuncGetAttributes",
+    "cudaGetDevice",              "cudaGetDeviceCount",         "cudaGetDeviceFlags",
+    "cudaGetErrorName",           "cudaGetErrorString",         "cudaGetLastError",
+    "cudaPeekAtLastError",        "cudaPointerGetAttributes",   "cudaRuntimeGetVersion",
+    "cudaStreamGetCaptureInfo",   "cudaStreamGetDevice",        "cudaStreamGetFlags",
+    "cudaStreamGetId",            "cudaStreamGetPriority",      "cudaThreadExchangeStreamCaptureMode",
+};
+
+// The driver's equivalents, plus the context-stack bookkeeping the runtime does on every call.
+constexpr std::string_view kSkippedDriverApis[] = {
+    "cuCtxGetApiVersion",  "cuCtxGetCurrent",    "cuCtxGetDevice",        "cuCtxGetFlags",
+    "cuCtxGetId",          "cuCtxGetStreamPriorityRange", "cuCtxPopCurrent", "cuCtxPushCurrent",
+    "cuCtxSetCurrent",     "cuDeviceGet",        "cuDeviceGetAttribute",  "cuDeviceGetCount",
+    "cuDeviceGetName",     "cuDeviceGetUuid",    "cuDevicePrimaryCtxGetState",
+    "cuDriverGetVersion",  "cuFuncGetAttribute", "cuGetErrorName",        "cuGetErrorString",
+    "cuKernelGetAttribute", "cuPointerGetAttribute", "cuPointerGetAttributes",
+    "cuStreamGetCaptureInfo", "cuStreamGetCtx",  "cuStreamGetFlags",      "cuStreamGetId",
+    "cuStreamGetPriority", "cuThreadExchangeStreamCaptureMode",
+};
+
+// CUPTI's names may carry a per-thread-stream suffix too ("_ptsz", "_ptds"): strip it like the
+// version, so that skipping a function skips all of its variants.
+std::string_view StripSuffix(std::string_view name, std::string_view prefix_of_digits) {
+  const size_t at = name.rfind(prefix_of_digits);
+  if (at == std::string_view::npos || at == 0) return name;
+  const std::string_view rest = name.substr(at + prefix_of_digits.size());
+  const bool digits = std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return digits ? name.substr(0, at) : name;
+}
+
+template <size_t N>
+bool IsListed(const std::string_view (&list)[N], std::string_view callback_name) {
+  std::string_view base = BaseApiName(callback_name);
+  for (std::string_view suffix : {"_ptsz", "_ptds"}) base = StripSuffix(base, suffix);
+  return std::find(std::begin(list), std::end(list), base) != std::end(list);
+}
+
+}  // namespace
+
+std::string_view BaseApiName(std::string_view callback_name) {
+  // "_v2" (driver) or "_v3020" (runtime): '_v' followed by digits only.
+  return StripSuffix(callback_name, "_v");
+}
+
+bool IsRecordedRuntimeApi(std::string_view callback_name) {
+  return !callback_name.empty() && !IsListed(kSkippedRuntimeApis, callback_name);
+}
+
+bool IsRecordedDriverApi(std::string_view callback_name) {
+  return !callback_name.empty() && !IsListed(kSkippedDriverApis, callback_name);
+}
+
+}  // namespace prof::injection::cuda

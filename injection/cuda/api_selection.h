@@ -1,0 +1,16 @@
+// Which runtime and driver API calls prof records: all of them except trivial, high-frequency
+// queries that nsys does not record either (docs/cuda.md lists both sets).
+#pragma once
+
+#include <string_view>
+
+namespace prof::injection::cuda {
+
+// `callback_name` is CUPTI's name of the function (e.g. "cudaGetDevice_v3020", "cuCtxGetCurrent").
+bool IsRecordedRuntimeApi(std::string_view callback_name);
+bool IsRecordedDriverApi(std::string_view callback_name);
+
+// The function's name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" → "cudaMemcpyAsync".
+std::string_view BaseApiName(std::string_view callback_name);
+
+}  // namespace prof::injection::cuda

@@ -1,0 +1,132 @@
+// Entry point of libprof_cuda.so. The CUDA driver loads the library named by CUDA_INJECTION64_PATH
+// and calls InitializeInjection inside the program's first cuInit (PyTorch: its first GPU use). From
+// there prof loads libcupti, puts CUPTI on the stream's clock, enables the GPU activity kinds and the
+// API callbacks, and arranges the final flush. Whatever fails is reported once as a
+// CudaInitStatusRecord (the launcher prints it) and the program runs on untraced by CUDA.
+#include <pthread.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+
+#include "injection/core/event_stream.h"
+#include "injection/cuda/activity_buffers.h"
+#include "injection/cuda/api_callbacks.h"
+#include "injection/cuda/cupti_library.h"
+#include "injection/cuda/cupti_versions.h"
+#include "injection/protocol/cuda_records.h"
+
+namespace prof::injection::cuda {
+namespace {
+
+// CUPTI delivers completed buffers at least this often, so a program killed without exit() loses at
+// most this much GPU activity.
+constexpr uint32_t kFlushPeriodMs = 200;
+
+CuptiFunctions g_cupti;  // never freed: CUPTI may call back until the process ends
+pid_t g_traced_pid = 0;  // the process CUPTI was set up in; a fork child has another pid
+
+void SendStatus(protocol::CudaInitStatus status, uint32_t version, const char* text) {
+  protocol::CudaInitStatusRecord record{};
+  record.header.kind = protocol::RecordKind::kCudaInitStatus;
+  record.header.timestamp_ns = MonotonicNowNs();
+  record.status = status;
+  record.cupti_version = version;
+  const size_t length = strnlen(text, protocol::kMaxTextLength);
+  record.text_length = static_cast<uint32_t>(length);
+  EmitRecordWithText(&record.header, sizeof(record), text, length);
+}
+
+uint64_t CUPTIAPI StreamClock() { return MonotonicNowNs(); }
+
+// At exit() — from any thread — while CUDA is still alive: this handler is registered inside cuInit,
+// after the CUDA runtime's own, so it runs before CUDA tears down.
+void FlushAtExit() {
+  if (getpid() != g_traced_pid) return;  // a fork child: never call CUPTI there
+  ScopedPatientEmit patient;
+  g_cupti.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+void InForkChild() { StopApiCallbacksInForkChild(); }
+
+// The GPU activity kinds prof records; with --cuda-graph-trace=node graphs are traced node by node
+// (their kernels, copies and memsets appear with a graphNodeId) instead of one GRAPH_TRACE row.
+CUptiResult EnableActivityKinds() {
+  const bool graph_level = Settings().cuda_graph_trace == protocol::CudaGraphTrace::kGraph;
+  for (CUpti_ActivityKind kind :
+       {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT, CUPTI_ACTIVITY_KIND_STREAM,
+        CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+        CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET,
+        CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_CUDA_EVENT}) {
+    if (CUptiResult result = g_cupti.cuptiActivityEnable(kind); result != CUPTI_SUCCESS) {
+      return result;
+    }
+  }
+  return graph_level ? g_cupti.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE) : CUPTI_SUCCESS;
+}
+
+// Reports a failed CUPTI step; `subscriber_taken` distinguishes "another profiler owns CUPTI".
+void ReportFailure(const char* step, CUptiResult result, uint32_t version) {
+  const char* error = nullptr;
+  if (g_cupti.cuptiGetResultString(result, &error) != CUPTI_SUCCESS || error == nullptr) {
+    error = "unknown error";
+  }
+  char text[512];
+  std::snprintf(text, sizeof(text), "%s failed: %s", step, error);
+  const auto status = result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+                          ? protocol::CudaInitStatus::kSubscriberTaken
+                          : protocol::CudaInitStatus::kCuptiFailed;
+  SendStatus(status, version, text);
+}
+
+void StartTracing() {
+  char loaded[1024] = {};
+  if (!LoadCupti(&g_cupti, loaded, sizeof(loaded))) {
+    SendStatus(protocol::CudaInitStatus::kCuptiNotFound, 0, loaded);
+    return;
+  }
+  uint32_t version = 0;
+  g_cupti.cuptiGetVersion(&version);
+  if (CuptiMajor(version) != CuptiMajor(kBuiltCuptiVersion)) {
+    char text[1200];
+    std::snprintf(text, sizeof(text), "%s has CUPTI API version %u; this prof reads version %u",
+                  loaded, version, kBuiltCuptiVersion);
+    SendStatus(protocol::CudaInitStatus::kCuptiTooOld, version, text);
+    return;
+  }
+  // The subscriber first: when another profiler owns CUPTI, nothing else may be changed.
+  CUptiResult result = StartApiCallbacks(&g_cupti);
+  if (result != CUPTI_SUCCESS) return ReportFailure("cuptiSubscribe/cuptiEnableCallback", result, version);
+  if ((result = g_cupti.cuptiActivityRegisterTimestampCallback(StreamClock)) != CUPTI_SUCCESS) {
+    return ReportFailure("cuptiActivityRegisterTimestampCallback", result, version);
+  }
+  if ((result = RegisterActivityBuffers(&g_cupti)) != CUPTI_SUCCESS) {
+    return ReportFailure("cuptiActivityRegisterCallbacks", result, version);
+  }
+  if ((result = EnableActivityKinds()) != CUPTI_SUCCESS) {
+    return ReportFailure("cuptiActivityEnable", result, version);
+  }
+  g_cupti.cuptiActivityFlushPeriod(kFlushPeriodMs);
+  g_traced_pid = getpid();
+  pthread_atfork(nullptr, nullptr, InForkChild);
+  std::atexit(FlushAtExit);
+  SendStatus(protocol::CudaInitStatus::kTracing, version, loaded);
+}
+
+}  // namespace
+}  // namespace prof::injection::cuda
+
+// Called by the CUDA driver, once per process, inside the first cuInit. Returns 1 (success) even when
+// prof does not trace: a failing injection must never make the program's CUDA fail.
+extern "C" PROF_EXPORT int InitializeInjection(void) {
+  using namespace prof::injection;
+  static std::atomic<bool> started{false};
+  if (!Settings().traces(prof::protocol::kTraceCuda) || !StreamEnabled() || started.exchange(true)) {
+    return 1;
+  }
+  cuda::StartTracing();
+  return 1;
+}

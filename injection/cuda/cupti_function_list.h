@@ -1,0 +1,15 @@
+// X-list of the CUPTI functions prof resolves from libcupti (see cupti_library.h). No include guard:
+// included once per expansion of PROF_CUPTI_FUNCTION.
+PROF_CUPTI_FUNCTION(cuptiGetVersion)
+PROF_CUPTI_FUNCTION(cuptiGetResultString)
+PROF_CUPTI_FUNCTION(cuptiSubscribe)
+PROF_CUPTI_FUNCTION(cuptiEnableCallback)
+PROF_CUPTI_FUNCTION(cuptiGetCallbackName)
+PROF_CUPTI_FUNCTION(cuptiActivityEnable)
+PROF_CUPTI_FUNCTION(cuptiActivityRegisterCallbacks)
+PROF_CUPTI_FUNCTION(cuptiActivityRegisterTimestampCallback)
+PROF_CUPTI_FUNCTION(cuptiActivityFlushAll)
+PROF_CUPTI_FUNCTION(cuptiActivityFlushPeriod)
+PROF_CUPTI_FUNCTION(cuptiActivityGetNextRecord)
+PROF_CUPTI_FUNCTION(cuptiActivityGetNumDroppedRecords)
+PROF_CUPTI_FUNCTION(cuptiGetGraphExecId)
