@@ -255,7 +255,9 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
       static_cast<int64_t>(importer.unknown_records() + importer.malformed_records());
   session.broken_streams = static_cast<int64_t>(importer.broken_streams());
   session.utc_epoch_ns_at_start = utc_start;
+  session.cuda_dropped_records = static_cast<int64_t>(importer.cuda_dropped_records());
   result->dropped_records = importer.dropped_records();
+  result->cuda_warnings = importer.cuda_warnings();
   RecordCaptureSettings(options, session.duration_ns, writer.get());
   status = writer->Finish(session);
   if (!status.ok()) result->report_path.clear();

@@ -7,10 +7,11 @@
 namespace prof::collector {
 
 StreamImporter::StreamImporter(storage::ReportWriter* writer)
-    : writer_(writer), processes_(writer), osrt_(writer), nvtx_(writer) {
+    : writer_(writer), processes_(writer), osrt_(writer), nvtx_(writer), cuda_(writer) {
   processes_.RegisterHandlers(&dispatcher_);
   osrt_.RegisterHandlers(&dispatcher_);
   nvtx_.RegisterHandlers(&dispatcher_);
+  cuda_.RegisterHandlers(&dispatcher_);
 }
 
 void StreamImporter::OnStreamStart(const protocol::RecordHeader& hello, ProcessStream* process) {
@@ -27,6 +28,7 @@ void StreamImporter::OnStreamEnd(const ProcessStream& process, const std::string
     spdlog::warn("warning: events of process {} cut short: {}", process.pid, error);
   }
   nvtx_.OnProcessEnd(process, process.SessionTime(protocol::MonotonicNowNs()));
+  cuda_.OnProcessEnd(process);
 }
 
 void StreamImporter::OnStreamRejected(const std::string& error) {

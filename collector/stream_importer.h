@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
+#include "collector/cuda_tracker.h"
 #include "collector/nvtx_tracker.h"
 #include "collector/osrt_tracker.h"
 #include "collector/process_tracker.h"
@@ -27,6 +30,9 @@ class StreamImporter : public StreamSink {
   uint64_t malformed_records() const { return dispatcher_.malformed_records(); }
   // Streams rejected at their hello or broken mid-way: their processes' records are incomplete.
   uint64_t broken_streams() const { return broken_streams_; }
+  // CUDA: set-up failures to print once, and GPU records CUPTI dropped.
+  const std::vector<std::string>& cuda_warnings() const { return cuda_.cuda_warnings(); }
+  uint64_t cuda_dropped_records() const { return cuda_.dropped_records(); }
 
  private:
   storage::ReportWriter* writer_;
@@ -34,6 +40,7 @@ class StreamImporter : public StreamSink {
   ProcessTracker processes_;
   OsrtTracker osrt_;
   NvtxTracker nvtx_;
+  CudaTracker cuda_;
   uint64_t broken_streams_ = 0;
 };
 

@@ -22,6 +22,9 @@ struct TextOf {
   std::string operator()(int64_t value) const { return std::to_string(value); }
   std::string operator()(double value) const { return RealText(value); }
   std::string operator()(const std::string& value) const { return value; }
+  std::string operator()(const FixedDecimal& value) const {
+    return fmt::format("{:.{}f}", value.value, value.places);
+  }
 };
 
 // Inserts ',' every three digits of the leading run of digits (after an optional '-').

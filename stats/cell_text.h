@@ -2,7 +2,8 @@
 //
 // Numbers are written the way nsys's Python reports print them: integers in decimal, REAL values
 // as Python's str(float) does (the shortest digits that read back to the same double, with at least
-// one decimal: "7882329.0", "775657.5", "1e-09"). NULL is the empty string.
+// one decimal: "7882329.0", "775657.5", "1e-09"); a FixedDecimal with its number of decimals
+// ("0.655"). NULL is the empty string.
 #pragma once
 
 #include <string>

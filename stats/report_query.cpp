@@ -11,6 +11,38 @@ Status QueryError(storage::Database* db, const ReportSpec& report) {
                        db->ErrorText());
 }
 
+// report_options holds this run's options only: views read it when queried, not when created,
+// so one view serves runs of different options on the same connection.
+Status SetOptions(storage::Database* db, const ReportSpec& report,
+                  const std::vector<std::string>& options) {
+  if (!db->Exec("CREATE TEMP TABLE IF NOT EXISTS report_options (name TEXT PRIMARY KEY);"
+                "DELETE FROM report_options;")
+           .ok()) {
+    return QueryError(db, report);
+  }
+  storage::Statement insert;
+  if (!db->Prepare("INSERT OR IGNORE INTO report_options VALUES (?)", &insert).ok()) {
+    return QueryError(db, report);
+  }
+  for (const std::string& option : options) {
+    insert.BindText(1, std::string_view(option));
+    if (!insert.Run().ok()) return QueryError(db, report);
+  }
+  return Status::Ok();
+}
+
+Status CreateStandIns(storage::Database* db, const ReportSpec& report) {
+  for (std::string_view table : report.any_of_tables) {
+    bool exists = false;
+    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    if (exists) continue;
+    const std::optional<std::string> sql = StandInSql(table);
+    if (!sql) return Status::Error("no stand-in SQL compiled in for table " + std::string(table));
+    if (!db->Exec(*sql).ok()) return QueryError(db, report);
+  }
+  return Status::Ok();
+}
+
 Status CreateViews(storage::Database* db, const ReportSpec& report) {
   for (std::string_view view : report.views) {
     const std::optional<std::string_view> sql = ViewSql(view);
@@ -44,12 +76,26 @@ Status HasRequiredTables(storage::Database* db, const ReportSpec& report, bool* 
     if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
     *present = *present && exists;
   }
+  bool any = report.any_of_tables.empty();
+  for (std::string_view table : report.any_of_tables) {
+    bool exists = false;
+    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    any = any || exists;
+  }
+  *present = *present && any;
   return Status::Ok();
 }
 
 Status RunReportQuery(storage::Database* db, const ReportSpec& report, ResultTable* out) {
+  return RunReportQuery(db, report, {}, out);
+}
+
+Status RunReportQuery(storage::Database* db, const ReportSpec& report,
+                      const std::vector<std::string>& options, ResultTable* out) {
   const std::optional<std::string_view> sql = ReportSql(report);
   if (!sql) return Status::Error("no SQL compiled in for report " + std::string(report.name));
+  if (Status status = SetOptions(db, report, options); !status.ok()) return status;
+  if (Status status = CreateStandIns(db, report); !status.ok()) return status;
   if (Status status = CreateViews(db, report); !status.ok()) return status;
   storage::Statement statement;
   if (!db->Prepare(*sql, &statement).ok()) return QueryError(db, report);

@@ -1,6 +1,9 @@
 #include "stats/report_registry.h"
 
+#include <cctype>
+
 #include "stats/embedded_sql.h"
+#include "storage/embedded_schema.h"
 
 namespace prof::stats {
 namespace {
@@ -15,6 +18,64 @@ ReportSpec NvtxReport(std::string_view name, std::string_view title, bool is_def
           "NV Tools Extension (NVTX) data"};
 }
 
+// The GPU operation tables; nsys leaves out the ones a capture has no rows of.
+const std::vector<std::string_view> kGpuOperationTables = {
+    "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"};
+
+constexpr std::string_view kKernel = "CUPTI_ACTIVITY_KIND_KERNEL";
+constexpr std::string_view kMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
+constexpr std::string_view kMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
+constexpr std::string_view kRuntime = "CUPTI_ACTIVITY_KIND_RUNTIME";
+constexpr std::string_view kCopyKinds = "ENUM_CUDA_MEMCPY_OPER";
+
+ReportSpec CudaApiSum() {
+  return {"cuda_api_sum", "CUDA API Summary", true, {kRuntime, "StringIds"},
+          {"cuda_api_calls"}, "CUDA trace data"};
+}
+
+ReportSpec CudaGpuKernSum() {
+  return {"cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", true, {kKernel, "StringIds"},
+          {"cuda_kernels"},    "CUDA kernel data",        kKernelNameOptions};
+}
+
+// The memory-operation summaries read copies and sets, either of which an nsys export may lack.
+ReportSpec CudaGpuMemSum(std::string_view name, std::string_view title) {
+  return {name,        title, true, {kCopyKinds}, {"cuda_gpu_mem_ops"}, "GPU MemOps data", {},
+          {kMemcpy, kMemset}};
+}
+
+ReportSpec CudaGpuSum() {
+  return {"cuda_gpu_sum",
+          "CUDA GPU Summary (Kernels/MemOps)",
+          false,
+          {"StringIds", kCopyKinds},
+          {"cuda_kernels", "cuda_gpu_mem_ops", "cuda_gpu_ops"},
+          "GPU kernel/memory operations data",
+          kKernelNameOptions,
+          {kKernel, kMemcpy, kMemset}};
+}
+
+ReportSpec CudaApiGpuSum() {
+  return {"cuda_api_gpu_sum",
+          "CUDA Summary (API/Kernels/MemOps)",
+          false,
+          {kRuntime, "StringIds", kCopyKinds},
+          {"cuda_api_calls", "cuda_kernels", "cuda_gpu_mem_ops", "cuda_gpu_ops"},
+          "CUDA trace data",
+          kKernelNameOptions,
+          {kKernel, kMemcpy, kMemset}};
+}
+
+ReportSpec CudaKernExecSum() {
+  return {"cuda_kern_exec_sum",
+          "CUDA Kernel Launch & Exec Time Summary",
+          false,
+          {kKernel, kRuntime, "StringIds"},
+          {"cuda_kernels", "cuda_api_calls"},
+          "CUDA kernel data",
+          kKernelNameOptions};
+}
+
 }  // namespace
 
 const std::vector<ReportSpec>& AllReports() {
@@ -26,9 +87,46 @@ const std::vector<ReportSpec>& AllReports() {
        {"OSRT_API", "StringIds"},
        {},
        "OS Runtime trace data"},
+      CudaApiSum(),
+      CudaGpuKernSum(),
+      CudaGpuMemSum("cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)"),
+      CudaGpuMemSum("cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)"),
       NvtxReport("nvtx_pushpop_sum", "NVTX Push/Pop Range Summary", false),
       NvtxReport("nvtx_startend_sum", "NVTX Start/End Range Summary", false),
       NvtxReport("nvtx_pushpop_trace", "NVTX Push/Pop Range Trace", false),
+      CudaGpuSum(),
+      CudaApiGpuSum(),
+      CudaKernExecSum(),
+      {"cuda_api_trace",
+       "CUDA API Trace",
+       false,
+       {"CUPTI_ACTIVITY_KIND_RUNTIME", "StringIds", "ThreadNames"},
+       {},
+       "CUDA trace data"},
+      {"cuda_gpu_trace",
+       "CUDA GPU Trace",
+       false,
+       {"StringIds", "TARGET_INFO_GPU", "ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND"},
+       {"cuda_kernels"},
+       "GPU trace data",
+       kKernelNameOptions,
+       kGpuOperationTables},
+      {"nvtx_gpu_proj_sum",
+       "NVTX GPU Projection Summary",
+       false,
+       {"NVTX_EVENTS", "StringIds", "CUPTI_ACTIVITY_KIND_RUNTIME"},
+       {"nvtx_ranges", "nvtx_gpu_proj_ranges"},
+       "NV Tools Extension (NVTX) data",
+       {},
+       kGpuOperationTables},
+      {"nvtx_gpu_proj_trace",
+       "NVTX GPU Projection Trace",
+       false,
+       {"NVTX_EVENTS", "StringIds", "CUPTI_ACTIVITY_KIND_RUNTIME"},
+       {"nvtx_ranges", "nvtx_gpu_proj_ranges"},
+       "NV Tools Extension (NVTX) data",
+       {},
+       kGpuOperationTables},
   };
   return reports;
 }
@@ -54,6 +152,20 @@ std::optional<std::string_view> ReportSql(const ReportSpec& report) {
 
 std::optional<std::string_view> ViewSql(std::string_view view) {
   return FindEmbeddedSql("views/" + std::string(view) + ".sql");
+}
+
+}  // namespace prof::stats
+
+namespace prof::stats {
+
+std::optional<std::string> StandInSql(std::string_view table) {
+  std::string file = "tables/";
+  for (char c : table) file += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::optional<std::string_view> ddl = storage::FindSchemaFile(file + ".sql");
+  const std::string create = "CREATE TABLE " + std::string(table) + " (";
+  const size_t at = ddl ? ddl->find(create) : std::string_view::npos;
+  if (at == std::string_view::npos) return std::nullopt;
+  return "CREATE TEMP TABLE IF NOT EXISTS " + std::string(ddl->substr(at + 13));
 }
 
 }  // namespace prof::stats

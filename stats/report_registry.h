@@ -8,6 +8,16 @@
 //   2. list the file in PROF_STATS_SQL_FILES (stats/CMakeLists.txt);
 //   3. add its entry to AllReports() in report_registry.cpp.
 // The registry test checks that every entry has its SQL and every SQL file has an entry.
+//
+// Report options, as nsys spells them: `-r <name>[:<option>...]` (`cuda_gpu_kern_sum:base`). A
+// report lists the options it accepts in ReportSpec::options; report_selection rejects others.
+// Before a report's views and SQL run, report_query fills the TEMP table
+// `report_options(name TEXT PRIMARY KEY)` with the options given for that run (empty without), so
+// SQL reads them as `EXISTS (SELECT 1 FROM report_options WHERE name = 'base')`.
+// Kernel names: a report that prints kernel names reads the view cuda_kernels (every
+// CUPTI_ACTIVITY_KIND_KERNEL column plus `name`), lists it in `views` and accepts kKernelNameOptions:
+// `name` is demangledName by default, shortName with `base`, mangledName with `mangled` (the
+// demangled name where the capture has no mangled one; `base` wins when both are given).
 #pragma once
 
 #include <optional>
@@ -27,7 +37,17 @@ struct ReportSpec {
   std::vector<std::string_view> views;
   // What the file lacks when the report is empty: "SKIPPED: <file> does not contain <...>."
   std::string_view data_description;
+  // Options accepted after the name (`-r <name>:<option>`); none by default.
+  std::vector<std::string_view> options = {};
+  // Tables of which the SQL needs at least one (e.g. kernels, memcpys, memsets: nsys leaves a
+  // table out of its export when the capture has no such rows). Each missing one is stood in for
+  // by an empty TEMP table made from prof's own DDL of it (storage/schema/tables/), so the SQL can
+  // read them all.
+  std::vector<std::string_view> any_of_tables = {};
 };
+
+// The options of every report that prints kernel names (see cuda_kernels above).
+inline const std::vector<std::string_view> kKernelNameOptions = {"base", "mangled"};
 
 // Every report, default ones in nsys's default order first.
 const std::vector<ReportSpec>& AllReports();
@@ -39,5 +59,8 @@ std::string ReportNames();
 // The embedded SQL of a report or view; nullopt when the build lacks the file.
 std::optional<std::string_view> ReportSql(const ReportSpec& report);
 std::optional<std::string_view> ViewSql(std::string_view view);
+// "CREATE TEMP TABLE IF NOT EXISTS <table> (...)" with the columns of prof's DDL of `table`
+// (storage/schema/tables/<table in lower case>.sql); nullopt when prof has no DDL of it.
+std::optional<std::string> StandInSql(std::string_view table);
 
 }  // namespace prof::stats

@@ -7,32 +7,98 @@
 namespace prof::stats {
 namespace {
 
-Status NamedReports(const std::vector<std::string>& names, std::vector<const ReportSpec*>* out) {
-  for (const std::string& name : names) {
-    const ReportSpec* report = FindReport(name);
-    if (report == nullptr) {
-      return Status::Error("unknown report '" + name + "'; valid reports: " + ReportNames());
+std::vector<std::string> SplitColons(const std::string& text) {
+  std::vector<std::string> parts;
+  size_t begin = 0;
+  for (size_t colon = text.find(':'); colon != std::string::npos; colon = text.find(':', begin)) {
+    parts.push_back(text.substr(begin, colon - begin));
+    begin = colon + 1;
+  }
+  parts.push_back(text.substr(begin));
+  return parts;
+}
+
+std::string OptionList(const ReportSpec& report) {
+  std::string list;
+  for (std::string_view option : report.options) {
+    list += (list.empty() ? "" : ", ") + std::string(option);
+  }
+  return list;
+}
+
+Status CheckOption(const ReportSpec& report, const std::string& option) {
+  const auto& valid = report.options;
+  if (std::find(valid.begin(), valid.end(), option) != valid.end()) return Status::Ok();
+  const std::string name(report.name);
+  if (valid.empty()) {
+    return Status::Error("report " + name + " takes no options (got '" + option + "')");
+  }
+  return Status::Error("unknown option '" + option + "' of report " + name +
+                       "; valid options: " + OptionList(report));
+}
+
+// "<name>[:<option>...]" to a request; options keep their order, repeats dropped.
+Status ParseRequest(const std::string& text, ReportRequest* out) {
+  const std::vector<std::string> parts = SplitColons(text);
+  out->report = FindReport(parts[0]);
+  if (out->report == nullptr) {
+    return Status::Error("unknown report '" + parts[0] + "'; valid reports: " + ReportNames());
+  }
+  for (size_t i = 1; i < parts.size(); ++i) {
+    if (Status status = CheckOption(*out->report, parts[i]); !status.ok()) return status;
+    auto& options = out->options;
+    if (std::find(options.begin(), options.end(), parts[i]) == options.end()) {
+      options.push_back(parts[i]);
     }
-    if (std::find(out->begin(), out->end(), report) == out->end()) out->push_back(report);
   }
   return Status::Ok();
 }
 
-Status DefaultReports(storage::Database* db, std::vector<const ReportSpec*>* out) {
+bool SameRequest(const ReportRequest& a, const ReportRequest& b) {
+  std::vector<std::string> a_options = a.options;
+  std::vector<std::string> b_options = b.options;
+  std::sort(a_options.begin(), a_options.end());
+  std::sort(b_options.begin(), b_options.end());
+  return a.report == b.report && a_options == b_options;
+}
+
+Status NamedReports(const std::vector<std::string>& names, std::vector<ReportRequest>* out) {
+  for (const std::string& name : names) {
+    ReportRequest request;
+    if (Status status = ParseRequest(name, &request); !status.ok()) return status;
+    const auto same = [&](const ReportRequest& other) { return SameRequest(request, other); };
+    if (std::none_of(out->begin(), out->end(), same)) out->push_back(std::move(request));
+  }
+  return Status::Ok();
+}
+
+Status DefaultReports(storage::Database* db, std::vector<ReportRequest>* out) {
   for (const ReportSpec& report : AllReports()) {
     if (!report.is_default) continue;
     bool present = false;
     if (Status status = HasRequiredTables(db, report, &present); !status.ok()) return status;
-    if (present) out->push_back(&report);
+    if (present) out->push_back({&report, {}});
   }
   return Status::Ok();
 }
 
 }  // namespace
 
+std::string ReportRequest::Spelling() const {
+  std::string text(report->name);
+  for (const std::string& option : options) text += ":" + option;
+  return text;
+}
+
+std::string ReportRequest::FileStem() const {
+  std::string text(report->name);
+  for (const std::string& option : options) text += "_" + option;
+  return text;
+}
+
 Status SelectReports(const std::vector<std::string>& requested, storage::Database* db,
-                     std::vector<const ReportSpec*>* out) {
-  std::vector<const ReportSpec*> selected;
+                     std::vector<ReportRequest>* out) {
+  std::vector<ReportRequest> selected;
   Status status =
       requested.empty() ? DefaultReports(db, &selected) : NamedReports(requested, &selected);
   if (!status.ok()) return status;

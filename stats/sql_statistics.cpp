@@ -1,7 +1,10 @@
 #include "stats/sql_statistics.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -64,6 +67,29 @@ class SampleStdDev : public AggregateFunction {
   long double squares_ = 0;
 };
 
+// Whether x lies exactly halfway between two multiples of 10^-digits: its exact decimal expansion
+// (fmt prints it exactly; 60 places cover every double from 1e-40 up) ends in a 5 right after
+// them.
+bool IsExactTie(double x, int digits) {
+  const std::string text = fmt::format("{:.60f}", std::fabs(x));
+  const size_t five = text.find('.') + 1 + digits;
+  return text[five] == '5' && text.find_first_not_of('0', five + 1) == std::string::npos;
+}
+
+// round(x, digits) as nsys's reports round: by the exact binary value of x, halfway cases away
+// from zero. 169709.55 is stored as 169709.5499999..., so it becomes 169709.5 (SQLite 3.40's own
+// round() gives 169709.6), while 17428.25 is exact and becomes 17428.3. REAL result; NULL for NULL.
+void RoundExactly(const FunctionArgs& args, FunctionResult* result) {
+  if (args.IsNull(0) || args.IsNull(1)) return;
+  const int digits = static_cast<int>(std::clamp<int64_t>(args.Int64(1), 0, 30));
+  double value = args.Double(0);
+  if (!std::isfinite(value)) return result->SetDouble(value);
+  // fmt breaks exact ties to even; the next double away from zero is past the tie.
+  if (IsExactTie(value, digits)) value = std::nextafter(value, value < 0 ? -HUGE_VAL : HUGE_VAL);
+  const std::string text = fmt::format("{:.{}f}", value, digits);
+  result->SetDouble(std::strtod(text.c_str(), nullptr));
+}
+
 template <typename Function>
 storage::AggregateFactory FactoryOf() {
   return [] { return std::make_unique<Function>(); };
@@ -76,7 +102,11 @@ Status RegisterStatisticsFunctions(storage::Database* db) {
       !status.ok()) {
     return status;
   }
-  return storage::RegisterAggregateFunction(db, "stdev", 1, FactoryOf<SampleStdDev>());
+  if (Status status = storage::RegisterAggregateFunction(db, "stdev", 1, FactoryOf<SampleStdDev>());
+      !status.ok()) {
+    return status;
+  }
+  return storage::RegisterScalarFunction(db, "round", 2, RoundExactly);
 }
 
 }  // namespace prof::stats

@@ -10,6 +10,7 @@
 #include "stats/report_database.h"
 #include "stats/report_query.h"
 #include "stats/report_selection.h"
+#include "stats/size_unit.h"
 #include "stats/time_unit.h"
 
 namespace prof::stats {
@@ -24,7 +25,7 @@ struct Settings {
 
 // One selected report, rendered; no text when it had no rows (or lacked its tables).
 struct RenderedReport {
-  const ReportSpec* report = nullptr;
+  ReportRequest request;
   std::optional<std::string> text;
 };
 
@@ -40,16 +41,20 @@ Status ResolveSettings(const StatsOptions& options, Settings* out) {
   return ParseTimeUnit(options.time_unit, &out->time_unit);
 }
 
-Status Render(storage::Database* db, const ReportSpec& report, const Settings& settings,
+Status Render(storage::Database* db, const ReportRequest& request, const Settings& settings,
               RenderedReport* out) {
-  out->report = &report;
+  out->request = request;
+  const ReportSpec& report = *request.report;
   bool present = false;
   if (Status status = HasRequiredTables(db, report, &present); !status.ok()) return status;
   if (!present) return Status::Ok();
   ResultTable table;
-  if (Status status = RunReportQuery(db, report, &table); !status.ok()) return status;
+  if (Status status = RunReportQuery(db, report, request.options, &table); !status.ok()) {
+    return status;
+  }
   if (table.rows.empty()) return Status::Ok();
   ApplyTimeUnit(settings.time_unit, &table);
+  ApplySizeUnit(&table);
   out->text = settings.format->render(table);
   return Status::Ok();
 }
@@ -66,12 +71,12 @@ Status WriteToStdout(const std::vector<RenderedReport>& rendered, const std::str
   bool first = true;
   for (const RenderedReport& item : rendered) {
     if (!item.text) {
-      NoteSkipped(report_path, *item.report, quiet);
+      NoteSkipped(report_path, *item.request.report, quiet);
       continue;
     }
     std::string text = first ? "" : "\n";
     if (settings.format->titled) {
-      text += " ** " + std::string(item.report->title) + " (" + std::string(item.report->name) +
+      text += " ** " + std::string(item.request.report->title) + " (" + item.request.Spelling() +
               "):\n\n";
     }
     text += *item.text;
@@ -89,7 +94,8 @@ Status WriteToFiles(const std::vector<RenderedReport>& rendered, const std::stri
                     const Settings& settings, const StatsOptions& options) {
   std::vector<std::string> paths;
   for (const RenderedReport& item : rendered) {
-    paths.push_back(OutputPath(options.output, item.report->name, settings.format->extension));
+    paths.push_back(
+        OutputPath(options.output, item.request.FileStem(), settings.format->extension));
     if (!item.text) continue;
     if (Status status = CheckOutputFile(paths.back(), options.force_overwrite); !status.ok()) {
       return status;
@@ -97,7 +103,7 @@ Status WriteToFiles(const std::vector<RenderedReport>& rendered, const std::stri
   }
   for (size_t i = 0; i < rendered.size(); ++i) {
     if (!rendered[i].text) {
-      NoteSkipped(report_path, *rendered[i].report, options.quiet);
+      NoteSkipped(report_path, *rendered[i].request.report, options.quiet);
       continue;
     }
     if (Status status = WriteOutputFile(paths[i], *rendered[i].text); !status.ok()) return status;
@@ -113,7 +119,7 @@ Status RunStats(const std::string& report_path, const StatsOptions& options) {
   if (Status status = ResolveSettings(options, &settings); !status.ok()) return status;
   storage::Database db;
   if (Status status = OpenReportDatabase(report_path, &db); !status.ok()) return status;
-  std::vector<const ReportSpec*> reports;
+  std::vector<ReportRequest> reports;
   if (Status status = SelectReports(options.reports, &db, &reports); !status.ok()) return status;
   if (reports.empty() && !options.quiet) {
     spdlog::info("{} has no data for any default report", report_path);
@@ -121,7 +127,7 @@ Status RunStats(const std::string& report_path, const StatsOptions& options) {
 
   std::vector<RenderedReport> rendered(reports.size());
   for (size_t i = 0; i < reports.size(); ++i) {
-    if (Status status = Render(&db, *reports[i], settings, &rendered[i]); !status.ok()) {
+    if (Status status = Render(&db, reports[i], settings, &rendered[i]); !status.ok()) {
       return status;
     }
   }

@@ -20,7 +20,8 @@
 namespace prof::stats {
 
 struct StatsOptions {
-  // Report names (report_registry.h); empty: every default report whose tables the file has.
+  // Report names (report_registry.h), each optionally followed by its options
+  // ("cuda_gpu_kern_sum:base"); empty: every default report whose tables the file has.
   std::vector<std::string> reports;
   // column, table, csv, tsv or json; empty: column on stdout, csv into files (nsys's defaults).
   std::string format;

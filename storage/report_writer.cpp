@@ -10,6 +10,7 @@
 #include <map>
 #include <utility>
 
+#include "storage/cuda_row_binders.h"
 #include "storage/report_metadata.h"
 #include "storage/report_schema.h"
 #include "storage/row_binders.h"
@@ -60,6 +61,10 @@ class ReportWriter::Impl {
   StringId InternString(std::string_view value);
   void AddNvtxEvent(const NvtxEventRow& row) { Insert(&nvtx_events_, row); }
   void AddOsrtCall(const OsrtCallRow& row) { Insert(&osrt_calls_, row); }
+  template <typename Row>
+  void AddCuda(const Row& row) {
+    Insert(CudaTable(row), row);
+  }
   void AddCaptureMetadata(std::string_view name, std::string_view value) {
     Insert(&capture_metadata_, NameValueRow{name, value});
   }
@@ -78,7 +83,18 @@ class ReportWriter::Impl {
   void Insert(TableInserter* table, const Row& row);
   Status WriteSessionTables(const SessionInfo& session);
   Status WriteNameValues(TableInserter* table, const NameValues& rows);
-  std::array<TableInserter*, 9> AllTables();
+  std::array<TableInserter*, 20> AllTables();
+  TableInserter* CudaTable(const CudaApiCallRow&) { return &cuda_runtime_; }
+  TableInserter* CudaTable(const CudaKernelRow&) { return &cuda_kernels_; }
+  TableInserter* CudaTable(const CudaMemcpyRow&) { return &cuda_memcpys_; }
+  TableInserter* CudaTable(const CudaMemsetRow&) { return &cuda_memsets_; }
+  TableInserter* CudaTable(const CudaSyncRow&) { return &cuda_syncs_; }
+  TableInserter* CudaTable(const CudaGraphTraceRow&) { return &cuda_graph_traces_; }
+  TableInserter* CudaTable(const CudaEventRow&) { return &cuda_events_; }
+  TableInserter* CudaTable(const GpuInfoRow&) { return &gpu_infos_; }
+  TableInserter* CudaTable(const CudaDeviceRow&) { return &cuda_devices_; }
+  TableInserter* CudaTable(const CudaStreamRow&) { return &cuda_streams_; }
+  TableInserter* CudaTable(const CudaContextRow&) { return &cuda_contexts_; }
   Status FlushTables();
   void ReleaseStatements();
   Status CloseAndRename();
@@ -101,6 +117,17 @@ class ReportWriter::Impl {
   std::map<int64_t, ProcessName> processes_;    // by globalPid
   TableInserter nvtx_events_{kNvtxEventsInsert};
   TableInserter osrt_calls_{kOsrtApiInsert};
+  TableInserter cuda_runtime_{kCudaRuntimeInsert};
+  TableInserter cuda_kernels_{kCudaKernelInsert};
+  TableInserter cuda_memcpys_{kCudaMemcpyInsert};
+  TableInserter cuda_memsets_{kCudaMemsetInsert};
+  TableInserter cuda_syncs_{kCudaSyncInsert};
+  TableInserter cuda_graph_traces_{kCudaGraphTraceInsert};
+  TableInserter cuda_events_{kCudaEventInsert};
+  TableInserter gpu_infos_{kGpuInfoInsert};
+  TableInserter cuda_devices_{kCudaDeviceInsert};
+  TableInserter cuda_streams_{kCudaStreamInsert};
+  TableInserter cuda_contexts_{kCudaContextInsert};
   TableInserter capture_metadata_{kCaptureMetadataInsert};
   TableInserter string_ids_{kStringIdsInsert};
   TableInserter export_metadata_{kExportMetadataInsert};
@@ -186,10 +213,12 @@ Status ReportWriter::Impl::Finish(const SessionInfo& session) {
   return Status::Ok();
 }
 
-std::array<TableInserter*, 9> ReportWriter::Impl::AllTables() {
-  return {&nvtx_events_,   &osrt_calls_,      &capture_metadata_,
-          &string_ids_,    &export_metadata_, &session_values_,
-          &session_start_, &processes_table_, &thread_names_table_};
+std::array<TableInserter*, 20> ReportWriter::Impl::AllTables() {
+  return {&nvtx_events_,       &osrt_calls_,       &cuda_runtime_,     &cuda_kernels_,
+          &cuda_memcpys_,      &cuda_memsets_,     &cuda_syncs_,       &cuda_graph_traces_,
+          &cuda_events_,       &gpu_infos_,        &cuda_devices_,     &cuda_streams_,
+          &cuda_contexts_,     &capture_metadata_, &string_ids_,       &export_metadata_,
+          &session_values_,    &session_start_,    &processes_table_,  &thread_names_table_};
 }
 
 void ReportWriter::Impl::ReleaseStatements() {
@@ -232,6 +261,18 @@ StringId ReportWriter::InternString(std::string_view value) { return impl_->Inte
 void ReportWriter::AddNvtxEvent(const NvtxEventRow& row) { impl_->AddNvtxEvent(row); }
 
 void ReportWriter::AddOsrtCall(const OsrtCallRow& row) { impl_->AddOsrtCall(row); }
+
+void ReportWriter::AddCudaApiCall(const CudaApiCallRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaKernel(const CudaKernelRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaMemcpy(const CudaMemcpyRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaMemset(const CudaMemsetRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaSync(const CudaSyncRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaGraphTrace(const CudaGraphTraceRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaEvent(const CudaEventRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddGpuInfo(const GpuInfoRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaDevice(const CudaDeviceRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaStream(const CudaStreamRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaContext(const CudaContextRow& row) { impl_->AddCuda(row); }
 
 void ReportWriter::AddProcess(int64_t global_pid, uint32_t pid, std::string_view name) {
   impl_->SetProcessName(global_pid, pid, name);

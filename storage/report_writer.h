@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "storage/cuda_rows.h"
 
 namespace prof::storage {
 
@@ -69,6 +70,7 @@ struct SessionInfo {
   int64_t dropped_records = 0;  // records the injected code dropped under back-pressure
   int64_t unknown_records = 0;  // records of kinds this prof does not know, skipped
   int64_t broken_streams = 0;   // process streams rejected or cut mid-record (records lost)
+  int64_t cuda_dropped_records = 0;  // GPU activity records CUPTI dropped (no buffer available)
   int64_t utc_epoch_ns_at_start = 0;
 };
 
@@ -85,6 +87,18 @@ class ReportWriter {
 
   void AddNvtxEvent(const NvtxEventRow& row);
   void AddOsrtCall(const OsrtCallRow& row);
+  // CUDA rows (cuda_rows.h), written as they come; the collector deduplicates TARGET_INFO_* rows.
+  void AddCudaApiCall(const CudaApiCallRow& row);
+  void AddCudaKernel(const CudaKernelRow& row);
+  void AddCudaMemcpy(const CudaMemcpyRow& row);
+  void AddCudaMemset(const CudaMemsetRow& row);
+  void AddCudaSync(const CudaSyncRow& row);
+  void AddCudaGraphTrace(const CudaGraphTraceRow& row);
+  void AddCudaEvent(const CudaEventRow& row);
+  void AddGpuInfo(const GpuInfoRow& row);
+  void AddCudaDevice(const CudaDeviceRow& row);
+  void AddCudaStream(const CudaStreamRow& row);
+  void AddCudaContext(const CudaContextRow& row);
   // Adds or replaces the name of a process (last name wins, e.g. after exec); written by Finish().
   void AddProcess(int64_t global_pid, uint32_t pid, std::string_view name);
   // Adds or replaces the name of a thread (last name wins, like nsys's ThreadNames); written by

@@ -90,7 +90,7 @@ TEST_CASE("prof's messages go to stderr with the prof: prefix") {
 #endif
 }
 
-TEST_CASE("--trace=cuda sets CUDA_INJECTION64_PATH and the graph trace mode for the program") {
+TEST_CASE("CUDA tracing sets CUDA_INJECTION64_PATH and the graph trace mode for the program") {
   const std::string dir = MakeTempDir("cuda_env");
   Profile(dir + "/on", {"exit", "0"}, {"-q", "--cuda-graph-trace=node"});
   const std::string on = SessionValue(dir + "/on.sqlite", "environment_set");

@@ -1,5 +1,6 @@
 // Golden test: on a real nsys export (tests/data/nsys-torch_mix), prof's csv output of nvtx_sum,
-// nvtx_pushpop_sum and osrt_sum equals NVIDIA's `nsys stats` csv cell by cell.
+// nvtx_pushpop_sum, osrt_sum and of the default reports equals NVIDIA's `nsys stats` csv cell by
+// cell.
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -47,14 +48,24 @@ TEST_CASE("csv output equals nsys stats on torch_mix", "[stats][golden]") {
   CHECK_FALSE(std::filesystem::exists(out + "/prof_nvtx_startend_sum.csv"));
 }
 
-TEST_CASE("the torch_mix defaults are nvtx_sum and osrt_sum", "[stats][golden]") {
+TEST_CASE("the torch_mix defaults are nsys's six in nsys's order", "[stats][golden]") {
   const std::string out = prof::test::MakeTempDir("stats_golden_defaults");
   StatsOptions options;
   options.output = out + "/d";
   options.quiet = true;
   REQUIRE(RunStats(kReport, options).ok());
-  CHECK(ReadFile(out + "/d_nvtx_sum.csv") == ReadFile(kDataDir + "/nsys_nvtx_sum.csv"));
-  CHECK(ReadFile(out + "/d_osrt_sum.csv") == ReadFile(kDataDir + "/nsys_osrt_sum.csv"));
+  const std::vector<std::string> defaults = {"nvtx_sum",          "osrt_sum",
+                                             "cuda_api_sum",      "cuda_gpu_kern_sum",
+                                             "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum"};
+  std::vector<std::string> written;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    written.push_back(entry.path().filename());
+  }
+  CHECK(written.size() == defaults.size());
+  for (const std::string& report : defaults) {
+    INFO(report);
+    CHECK(ReadFile(out + "/d_" + report + ".csv") == ReadFile(kDataDir + "/nsys_" + report + ".csv"));
+  }
 }
 
 TEST_CASE("nvtx_pushpop_trace on torch_mix nests h2d and sync in step", "[stats][golden]") {

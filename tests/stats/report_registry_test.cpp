@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "stats/embedded_sql.h"
 
 namespace prof::stats {
@@ -45,10 +47,48 @@ TEST_CASE("the default reports are nsys's - in nsys's order", "[stats][registry]
   for (const ReportSpec& report : AllReports()) {
     if (report.is_default) defaults.push_back(report.name);
   }
-  CHECK(defaults == std::vector<std::string_view>{"nvtx_sum", "osrt_sum"});
-  CHECK(ReportNames() ==
-        "nvtx_sum, osrt_sum, nvtx_pushpop_sum, nvtx_startend_sum, nvtx_pushpop_trace");
-  CHECK(FindReport("cuda_api_sum") == nullptr);
+  // nsys 2025.3's defaults that prof has, in nsys's order (nsys then runs API summaries of other
+  // libraries prof does not trace).
+  CHECK(defaults == std::vector<std::string_view>{"nvtx_sum", "osrt_sum", "cuda_api_sum",
+                                                  "cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum",
+                                                  "cuda_gpu_mem_size_sum"});
+  CHECK(StartsWith(ReportNames(),
+                   "nvtx_sum, osrt_sum, cuda_api_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, "
+                   "cuda_gpu_mem_size_sum, nvtx_pushpop_sum, "));
+  CHECK(FindReport("cuda_gpu_sum") != nullptr);
+  CHECK(FindReport("cuda_gpu_kern_sum:base") == nullptr);
+}
+
+TEST_CASE("the reports that print kernel names take base and mangled", "[stats][registry]") {
+  std::vector<std::string_view> with_options;
+  for (const ReportSpec& report : AllReports()) {
+    if (report.options.empty()) continue;
+    INFO(report.name);
+    CHECK(report.options == kKernelNameOptions);
+    if (report.name.substr(0, 5) == "cuda_") with_options.push_back(report.name);
+  }
+  for (std::string_view name : {"cuda_gpu_kern_sum", "cuda_gpu_sum", "cuda_api_gpu_sum",
+                                "cuda_kern_exec_sum"}) {
+    INFO(name);
+    CHECK(std::find(with_options.begin(), with_options.end(), name) != with_options.end());
+  }
+  for (std::string_view name : {"cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum",
+                                "nvtx_sum", "osrt_sum"}) {
+    INFO(name);
+    CHECK(FindReport(name)->options.empty());
+  }
+}
+
+TEST_CASE("every stood-in table has prof's DDL", "[stats][registry]") {
+  for (const ReportSpec& report : AllReports()) {
+    for (std::string_view table : report.any_of_tables) {
+      INFO(report.name << " " << table);
+      const auto sql = StandInSql(table);
+      REQUIRE(sql.has_value());
+      CHECK(StartsWith(*sql, "CREATE TEMP TABLE IF NOT EXISTS " + std::string(table) + " ("));
+    }
+  }
+  CHECK_FALSE(StandInSql("NO_SUCH_TABLE").has_value());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "stats/report_registry.h"
 #include "tests/stats/stats_test_util.h"
 #include "tests/support/test_support.h"
 
@@ -58,8 +59,12 @@ TEST_CASE("prof stats -f csv on stdout is nsys's csv", "[stats][cli]") {
 TEST_CASE("prof stats runs the default reports a blank line apart", "[stats][cli]") {
   const CommandResult result = Stats({"-f", "csv", kReport});
   CHECK(result.exit_code == 0);
-  CHECK(result.out == ReadFile(kDataDir + "/nsys_nvtx_sum.csv") + "\n" +
-                          ReadFile(kDataDir + "/nsys_osrt_sum.csv"));
+  std::string expected;
+  for (const char* report : {"nvtx_sum", "osrt_sum", "cuda_api_sum", "cuda_gpu_kern_sum",
+                             "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum"}) {
+    expected += (expected.empty() ? "" : "\n") + ReadFile(kDataDir + "/nsys_" + report + ".csv");
+  }
+  CHECK(result.out == expected);
 }
 
 TEST_CASE("prof stats takes -r as a comma list or repeated", "[stats][cli]") {
@@ -130,8 +135,7 @@ TEST_CASE("prof stats fails with one line on bad input", "[stats][cli]") {
                                  " is not a prof or nsys report (it has no META_DATA_EXPORT "
                                  "or StringIds table)");
   CheckFails(Stats({"-r", "gpu_sum", kReport}),
-             "unknown report 'gpu_sum'; valid reports: nvtx_sum, osrt_sum, nvtx_pushpop_sum, "
-             "nvtx_startend_sum, nvtx_pushpop_trace");
+             "unknown report 'gpu_sum'; valid reports: " + prof::stats::ReportNames());
   CheckFails(Stats({"-r", "nvtx_sum", kReport, "extra"}),
              "The following argument was not expected: extra");
   CheckFails(Stats({"--force-overwrite", "true", kReport}),

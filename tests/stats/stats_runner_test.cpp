@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "stats/report_registry.h"
 #include "storage/sqlite_database.h"
 #include "tests/stats/nvtx_fixture.h"
 #include "tests/stats/stats_test_util.h"
@@ -156,10 +157,9 @@ TEST_CASE("unknown reports - formats and units are errors listing the valid ones
           "[stats][runner]") {
   const std::string report = MakeNvtxReport("runner_options");
   StatsOptions options;
-  options.reports = {"nvtx_sum", "cuda_api_sum"};
-  CHECK(ErrorOf(report, options) ==
-        "unknown report 'cuda_api_sum'; valid reports: nvtx_sum, osrt_sum, nvtx_pushpop_sum, "
-        "nvtx_startend_sum, nvtx_pushpop_trace");
+  options.reports = {"nvtx_sum", "cuda_sum"};
+  CHECK(ErrorOf(report, options) == "unknown report 'cuda_sum'; valid reports: " + ReportNames());
+  CHECK(ReportNames().substr(0, 28) == "nvtx_sum, osrt_sum, cuda_api");
   options.reports.clear();
   options.format = "xml";
   CHECK(ErrorOf(report, options) ==
@@ -167,6 +167,21 @@ TEST_CASE("unknown reports - formats and units are errors listing the valid ones
   options.format.clear();
   options.time_unit = "min";
   CHECK(ErrorOf(report, options) == "unknown time unit 'min'; valid units: nsec, usec, msec, sec");
+}
+
+TEST_CASE("report options are checked against the report", "[stats][runner]") {
+  const std::string report = MakeNvtxReport("runner_report_options");
+  StatsOptions options;
+  options.reports = {"cuda_gpu_kern_sum:demangled"};
+  CHECK(ErrorOf(report, options) ==
+        "unknown option 'demangled' of report cuda_gpu_kern_sum; valid options: base, mangled");
+  options.reports = {"nvtx_sum:base"};
+  CHECK(ErrorOf(report, options) == "report nvtx_sum takes no options (got 'base')");
+  options.reports = {"cuda_gpu_kern_sum:"};
+  CHECK(ErrorOf(report, options) ==
+        "unknown option '' of report cuda_gpu_kern_sum; valid options: base, mangled");
+  options.reports = {"nvtx_sum:base", "nvtx_sum"};
+  CHECK(ErrorOf(report, options) == "report nvtx_sum takes no options (got 'base')");
 }
 
 TEST_CASE("the report file is not modified", "[stats][runner]") {

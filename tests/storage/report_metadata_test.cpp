@@ -57,6 +57,7 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
   session.dropped_records = 3;
   session.unknown_records = 4;
   session.broken_streams = 5;
+  session.cuda_dropped_records = 6;
   session.utc_epoch_ns_at_start = 1796226914772304646;
   const NameValues expected = {
       {"prof_version", "0.1.0"},
@@ -70,6 +71,7 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
       {"dropped_records", "3"},
       {"unknown_records", "4"},
       {"broken_streams", "5"},
+      {"cuda_dropped_records", "6"},
       {"utc_epoch_ns_at_start", "1796226914772304646"},
   };
   CHECK(SessionRows(session) == expected);

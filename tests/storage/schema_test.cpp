@@ -43,6 +43,21 @@ OsrtCallRow SomeOsrtRow(ReportWriter* writer) {
   return row;
 }
 
+// One row in each CUDA table, so that every table exists.
+void AddOneRowPerCudaTable(ReportWriter* writer) {
+  writer->AddCudaApiCall(CudaApiCallRow{});
+  writer->AddCudaKernel(CudaKernelRow{});
+  writer->AddCudaMemcpy(CudaMemcpyRow{});
+  writer->AddCudaMemset(CudaMemsetRow{});
+  writer->AddCudaSync(CudaSyncRow{});
+  writer->AddCudaGraphTrace(CudaGraphTraceRow{});
+  writer->AddCudaEvent(CudaEventRow{});
+  writer->AddGpuInfo(GpuInfoRow{});
+  writer->AddCudaDevice(CudaDeviceRow{});
+  writer->AddCudaStream(CudaStreamRow{});
+  writer->AddCudaContext(CudaContextRow{});
+}
+
 TEST_CASE("an empty report holds only the tables nsys always writes", "[storage][schema]") {
   const std::string path = FreshReportPath("schema-empty");
   auto writer = CreateWriter(path);
@@ -71,6 +86,29 @@ TEST_CASE("tables appear with their first row - with the enums they refer to", "
                                       "META_DATA_CAPTURE", "META_DATA_EXPORT", "NVTX_EVENTS",
                                       "OSRT_API", "PROCESSES", "PROF_SESSION", "StringIds",
                                       "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
+  }
+  SECTION("CUDA kernels") {
+    const std::string path = FreshReportPath("schema-kernel");
+    auto writer = CreateWriter(path);
+    writer->AddCudaKernel(CudaKernelRow{});
+    FinishWriter(writer.get());
+    CHECK(TableNames(path) ==
+          Strings{"CUPTI_ACTIVITY_KIND_KERNEL", "ENUM_CUDA_FUNC_CACHE_CONFIG",
+                  "ENUM_CUDA_KERNEL_LAUNCH_TYPE", "ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG",
+                  "META_DATA_CAPTURE", "META_DATA_EXPORT", "PROCESSES", "PROF_SESSION",
+                  "StringIds", "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
+  }
+  SECTION("CUDA memcpy and memset share ENUM_CUDA_MEM_KIND") {
+    const std::string path = FreshReportPath("schema-memops");
+    auto writer = CreateWriter(path);
+    writer->AddCudaMemcpy(CudaMemcpyRow{});
+    writer->AddCudaMemset(CudaMemsetRow{});
+    FinishWriter(writer.get());
+    CHECK(TableNames(path) ==
+          Strings{"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "ENUM_CUDA_MEMCPY_OPER",
+                  "ENUM_CUDA_MEM_KIND", "META_DATA_CAPTURE", "META_DATA_EXPORT", "PROCESSES",
+                  "PROF_SESSION", "StringIds", "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
+    CHECK(prof::test::QueryRows(path, "SELECT count(*) FROM ENUM_CUDA_MEM_KIND")[0][0] == "8");
   }
 }
 
@@ -110,10 +148,11 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
   auto writer = CreateWriter(path);
   writer->AddOsrtCall(SomeOsrtRow(writer.get()));
   writer->AddNvtxEvent(SomeNvtxRow());
+  AddOneRowPerCudaTable(writer.get());
   FinishWriter(writer.get());
 
   const std::map<std::string, Strings> reference = ReferenceColumns();
-  REQUIRE(reference.size() == 10);
+  REQUIRE(reference.size() == 28);
   for (const auto& [table, columns] : reference) {
     INFO("table " << table);
     CHECK(ReportColumns(path, table) == columns);
@@ -122,7 +161,7 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
 }
 
 TEST_CASE("the catalog's tables all have DDL compiled in", "[storage][schema]") {
-  REQUIRE(KnownTables().size() == 11);
+  REQUIRE(KnownTables().size() == 29);
   for (const TableSpec& spec : KnownTables()) {
     INFO("table " << spec.name);
     const std::optional<std::string_view> ddl = TableDdl(spec.name);
@@ -131,7 +170,7 @@ TEST_CASE("the catalog's tables all have DDL compiled in", "[storage][schema]") 
     for (std::string_view enum_table : spec.enum_tables)
       CHECK(FindTableSpec(enum_table) != nullptr);
   }
-  CHECK(FindTableSpec("CUPTI_ACTIVITY_KIND_KERNEL") == nullptr);
+  CHECK(FindTableSpec("CUDA_GRAPH_EVENTS") == nullptr);
   CHECK(SchemaFileStem("TARGET_INFO_SESSION_START_TIME") == "target_info_session_start_time");
   CHECK(IndexDdl("NVTX_EVENTS").has_value());
   CHECK(IndexDdl("OSRT_API").has_value());
@@ -144,6 +183,17 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
   CHECK(types.size() == 150);
   CHECK(classes.size() == 89);
   CHECK(EnumRows("NVTX_EVENTS").empty());
+  CHECK(EnumRows("ENUM_CUDA_MEMCPY_OPER").size() == 14);
+  CHECK(EnumRows("ENUM_CUDA_MEM_KIND").size() == 8);
+  CHECK(EnumRows("ENUM_CUPTI_SYNC_TYPE").size() == 5);
+  CHECK(EnumRows("ENUM_CUDA_KERNEL_LAUNCH_TYPE").size() == 4);
+  CHECK(EnumRows("ENUM_CUDA_FUNC_CACHE_CONFIG").size() == 4);
+  CHECK(EnumRows("ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG").size() == 2);
+  CHECK(EnumRows("ENUM_CUPTI_STREAM_TYPE").size() == 4);
+  const std::vector<EnumRow> mem_kinds = EnumRows("ENUM_CUDA_MEM_KIND");
+  CHECK(mem_kinds.front().name == "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE");
+  CHECK(mem_kinds.back().id == 7);
+  CHECK(mem_kinds.back().label == "Unknown");
   std::map<int64_t, std::string> type_names;
   for (const EnumRow& row : types) type_names[row.id] = std::string(row.name);
   CHECK(type_names.at(34) == "NvtxMark");

@@ -1,0 +1,139 @@
+// CUDA records of every traced process (injection/protocol/cuda_records.h) → the CUDA tables of
+// the report (CUPTI_ACTIVITY_KIND_*, TARGET_INFO_GPU, TARGET_INFO_CUDA_*), shaped the way nsys's
+// SQLite export writes them; docs/cuda.md lists every column and how each CUPTI value maps onto
+// nsys's ENUM_* ids.
+//
+// Contract:
+// - One thread (the collector's) calls every method. Records of one process thread arrive in the
+//   order that thread emitted them; API records and GPU records may arrive in any order relative
+//   to each other, except that names (API names, kernel names) precede the records that use them
+//   and a context's record precedes its synchronization records (when not, the sync row gets the
+//   device of the process's only context, else device 0, and is counted).
+// - State is kept per stream (ProcessStream::stream_id): CUPTI's ids restart with a new image.
+// - TARGET_INFO_* rows are written once: GPUs by device id, the rest by (pid, id).
+// - Graph traces wait for the CudaGraphLaunchRecord of their correlation id to learn graphExecId;
+//   at most kMaxPendingGraphTraces wait per stream, and those never matched (evicted, or still
+//   waiting at stream end) are written with graphExecId = graphId and counted. Launch records
+//   wait the same way, bounded alike.
+// - Nothing here writes logs: CUDA set-up failures are collected (cuda_warnings()) for the session
+//   to print once, data problems are counted (stats()).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "collector/process_stream.h"
+#include "collector/record_dispatcher.h"
+#include "injection/protocol/cuda_records.h"
+#include "storage/report_writer.h"
+
+namespace prof::collector {
+
+// Data problems CudaTracker met; the collector may report them with the session.
+struct CudaTrackerStats {
+  uint64_t malformed_records = 0;       // shorter than their kind's struct
+  uint64_t unnamed_api_calls = 0;       // API calls whose (domain, cbid) was never named
+  uint64_t unnamed_kernels = 0;         // kernels whose name id was never sent
+  uint64_t syncs_without_context = 0;   // sync records of a context not (yet) described
+  uint64_t unmatched_graph_traces = 0;  // written with graphExecId = graphId
+};
+
+class CudaTracker {
+ public:
+  static constexpr size_t kMaxPendingGraphTraces = 4096;
+
+  explicit CudaTracker(storage::ReportWriter* writer) : writer_(writer) {}
+
+  // Routes every kCuda* kind of `dispatcher` to OnRecord.
+  void RegisterHandlers(RecordDispatcher* dispatcher);
+  // Handles one complete record (header.size bytes in memory) of a kCuda* kind.
+  void OnRecord(const ProcessStream& process, const protocol::RecordHeader& record);
+  // Writes the stream's graph traces still waiting for their launch and forgets its state.
+  void OnProcessEnd(const ProcessStream& process);
+
+  // Whether CUDA tracing started in at least one process.
+  bool tracing_started() const { return tracing_started_; }
+  // One line per process whose CUDA tracing could not start, e.g.
+  // "process 490: CUDA not traced: libcupti not found: ...".
+  const std::vector<std::string>& cuda_warnings() const { return warnings_; }
+  // GPU activity records CUPTI dropped, summed over processes (PROF_SESSION.cuda_dropped_records).
+  uint64_t dropped_records() const { return dropped_records_; }
+  const CudaTrackerStats& stats() const { return stats_; }
+
+ private:
+  struct KernelNameIds {
+    storage::StringId mangled;
+    storage::StringId demangled;
+    storage::StringId short_name;
+  };
+  struct StreamState {
+    std::unordered_map<uint64_t, storage::StringId> api_names;  // by ApiKey(domain, cbid)
+    std::unordered_map<uint64_t, KernelNameIds> kernel_names;   // by CudaStringRecord id
+    std::unordered_map<uint32_t, uint32_t> context_devices;     // context id → device id
+    // By correlation id; ids grow, so begin() is the oldest.
+    std::map<uint32_t, storage::CudaGraphTraceRow> pending_graph_traces;
+    std::map<uint32_t, uint32_t> unclaimed_graph_launches;  // correlation id → graph exec id
+  };
+  using Handler = void (CudaTracker::*)(const ProcessStream&, const protocol::RecordHeader&,
+                                        StreamState*);
+  struct KindHandler {
+    protocol::RecordKind kind;
+    size_t fixed_size;
+    Handler handler;
+  };
+  static const KindHandler kHandlers[];
+
+  void OnInitStatus(const ProcessStream& process, const protocol::RecordHeader& record,
+                    StreamState* state);
+  void OnApiName(const ProcessStream& process, const protocol::RecordHeader& record,
+                 StreamState* state);
+  void OnApiCall(const ProcessStream& process, const protocol::RecordHeader& record,
+                 StreamState* state);
+  void OnString(const ProcessStream& process, const protocol::RecordHeader& record,
+                StreamState* state);
+  void OnKernel(const ProcessStream& process, const protocol::RecordHeader& record,
+                StreamState* state);
+  void OnMemcpy(const ProcessStream& process, const protocol::RecordHeader& record,
+                StreamState* state);
+  void OnMemset(const ProcessStream& process, const protocol::RecordHeader& record,
+                StreamState* state);
+  void OnSync(const ProcessStream& process, const protocol::RecordHeader& record,
+              StreamState* state);
+  void OnGraphTrace(const ProcessStream& process, const protocol::RecordHeader& record,
+                    StreamState* state);
+  void OnGraphLaunch(const ProcessStream& process, const protocol::RecordHeader& record,
+                     StreamState* state);
+  void OnDevice(const ProcessStream& process, const protocol::RecordHeader& record,
+                StreamState* state);
+  void OnContext(const ProcessStream& process, const protocol::RecordHeader& record,
+                 StreamState* state);
+  void OnStream(const ProcessStream& process, const protocol::RecordHeader& record,
+                StreamState* state);
+  void OnEvent(const ProcessStream& process, const protocol::RecordHeader& record,
+               StreamState* state);
+  void OnDropped(const ProcessStream& process, const protocol::RecordHeader& record,
+                 StreamState* state);
+
+  uint32_t SyncDevice(uint32_t context_id, const StreamState& state);
+  void WriteUnmatchedGraphTrace(const storage::CudaGraphTraceRow& row);
+  void WriteStreamOnce(const storage::CudaStreamRow& row);
+
+  storage::ReportWriter* writer_;
+  std::unordered_map<uint64_t, StreamState> streams_;  // by ProcessStream::stream_id
+  std::set<uint32_t> written_gpus_;                                      // device ids
+  std::set<std::pair<uint32_t, uint32_t>> written_devices_;              // (pid, device id)
+  std::set<std::pair<uint32_t, uint32_t>> written_contexts_;             // (pid, context id)
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> written_streams_;  // (pid, context, stream)
+  bool tracing_started_ = false;
+  std::vector<std::string> warnings_;
+  uint64_t dropped_records_ = 0;
+  CudaTrackerStats stats_;
+};
+
+}  // namespace prof::collector

@@ -1,0 +1,39 @@
+-- cuda_gpu_kern_sum: CUDA GPU Kernel Summary. One row per kernel name: how often the kernel ran
+-- on the GPU and how long its executions took. Names are demangled, or base / mangled names with
+-- those options (cuda_kernels). Rows by Total Time, largest first (ties by name). Times in ns; Avg,
+-- Med and StdDev are rounded to 0.1 ns. Reads the cuda_kernels view.
+WITH
+  summary AS (
+    SELECT
+      name,
+      sum(end - start) AS total,
+      count(*) AS instances,
+      avg(end - start) AS mean,
+      median(end - start) AS middle,
+      min(end - start) AS shortest,
+      max(end - start) AS longest,
+      stdev(end - start) AS deviation
+    FROM cuda_kernels
+    GROUP BY name
+  )
+SELECT
+  -- share of this row in the summed Total Time of all rows (%), one decimal
+  round(total * 100.0 / (SELECT sum(total) FROM summary), 1) AS "Time (%)",
+  -- GPU time of the kernel, summed over its executions (ns)
+  total AS "Total Time (ns)",
+  -- number of executions
+  instances AS "Instances",
+  -- mean execution time (ns)
+  round(mean, 1) AS "Avg (ns)",
+  -- median execution time (ns): the mean of the two middle values for an even count
+  round(middle, 1) AS "Med (ns)",
+  -- shortest execution (ns)
+  shortest AS "Min (ns)",
+  -- longest execution (ns)
+  longest AS "Max (ns)",
+  -- sample standard deviation of the execution times (ns), 0 for a single execution
+  round(deviation, 1) AS "StdDev (ns)",
+  -- kernel name
+  name AS "Name"
+FROM summary
+ORDER BY total DESC, name;

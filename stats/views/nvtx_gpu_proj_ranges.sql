@@ -1,0 +1,119 @@
+-- View nvtx_gpu_proj_ranges: every NVTX range (view nvtx_ranges) projected onto the GPU, shared
+-- by nvtx_gpu_proj_sum and nvtx_gpu_proj_trace. A range's GPU operations are the kernels, memcpys
+-- and memsets started by CUDA API calls that lie wholly inside the range ([start, end]) on the
+-- range's thread, ops of nested ranges included; its projection runs from the start of the first
+-- of them to the end of the last. Ranges without GPU operations are left out. Times in ns.
+-- Reads nvtx_ranges, CUPTI_ACTIVITY_KIND_RUNTIME and CUPTI_ACTIVITY_KIND_KERNEL / _MEMCPY /
+-- _MEMSET (missing ones are empty stand-ins).
+--
+-- Cost, for n API calls / GPU ops and r ranges: the op-to-call join is a lookup by correlation id
+-- (SQLite builds an automatic index: O(n log n)); each range then reads only the calls of its
+-- thread that start inside it through the index on (globalTid, apiStart): O(r log n + m), m the
+-- summed number of ops per range (n times the push/pop depth). Nesting is a sort and two window
+-- passes, O(r log r). The two TEMP tables are built once per connection.
+
+-- Every GPU operation with the thread and times of the API call that started it. Correlation ids
+-- are unique per process only, hence the process match.
+CREATE TEMP TABLE IF NOT EXISTS nvtx_gpu_proj_ops AS
+SELECT api.globalTid AS globalTid, api.start AS apiStart, api.end AS apiEnd, ops.start AS start,
+       ops.end AS end
+FROM (
+  SELECT correlationId, globalPid, start, end FROM CUPTI_ACTIVITY_KIND_KERNEL
+  UNION ALL
+  SELECT correlationId, globalPid, start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY
+  UNION ALL
+  SELECT correlationId, globalPid, start, end FROM CUPTI_ACTIVITY_KIND_MEMSET
+) AS ops
+JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS api
+  ON api.correlationId = ops.correlationId
+  AND (api.globalTid & 0xFFFFFFFFFF000000) = ops.globalPid;
+
+CREATE INDEX IF NOT EXISTS temp.nvtx_gpu_proj_ops_by_call
+  ON nvtx_gpu_proj_ops (globalTid, apiStart);
+
+-- The projected ranges; id is the position in start order (enclosing ranges first at equal
+-- starts).
+CREATE TEMP TABLE IF NOT EXISTS nvtx_gpu_proj_spans AS
+WITH
+  projections AS (
+    SELECT r.eventRow AS eventRow, min(o.start) AS projStart, max(o.end) AS projEnd,
+           count(*) AS numOps
+    FROM nvtx_ranges AS r
+    JOIN nvtx_gpu_proj_ops AS o
+      ON o.globalTid = r.globalTid AND o.apiStart >= r.start AND o.apiStart <= r.end
+      AND o.apiEnd <= r.end
+    GROUP BY r.eventRow
+  )
+SELECT
+  row_number() OVER (ORDER BY r.start, r.end DESC, r.globalTid, r.domainId, r.eventRow) AS id,
+  r.name, r.style, r.globalTid, r.domainId, r.start, r.end, r.duration, p.projStart, p.projEnd,
+  p.numOps
+FROM nvtx_ranges AS r
+JOIN projections AS p USING (eventRow);
+
+-- Nesting, as nvtx_pushpop_trace derives it: push/pop ranges nest per thread and NVTX domain (a
+-- range's parent is the innermost projected range still open when it starts; at one timestamp
+-- closes come before opens); start/end ranges do not nest (level 0, no parent). Projected ranges
+-- are closed upwards (a range's ops are ops of every enclosing range), so levels are the same as
+-- over all ranges; NumChild counts projected children only.
+CREATE TEMP VIEW IF NOT EXISTS nvtx_gpu_proj_ranges AS
+WITH
+  events AS (
+    SELECT globalTid, domainId, start AS ts, 1 AS phase, id, 1 AS delta
+    FROM nvtx_gpu_proj_spans WHERE style = 'PushPop'
+    UNION ALL
+    SELECT globalTid, domainId, end, CASE WHEN end > start THEN 0 ELSE 1 END, id, -1
+    FROM nvtx_gpu_proj_spans WHERE style = 'PushPop'
+  ),
+  leveled AS (
+    SELECT id, globalTid, domainId, depth - 1 AS lvl
+    FROM (
+      SELECT
+        id, globalTid, domainId, delta,
+        sum(delta) OVER (PARTITION BY globalTid, domainId ORDER BY ts, phase, id, delta DESC
+                         ROWS UNBOUNDED PRECEDING) AS depth
+      FROM events
+    )
+    WHERE delta = 1
+  ),
+  -- The parent of a range at level L is the last range before it at level L-1 of its thread and
+  -- domain: each range is listed at its level (isRange 1) and as a probe at L-1 (isRange 0).
+  probes AS (
+    SELECT globalTid, domainId, lvl, lvl AS level, id, 1 AS isRange FROM leveled
+    UNION ALL
+    SELECT globalTid, domainId, lvl, lvl - 1, id, 0 FROM leveled
+  ),
+  parents AS (
+    SELECT id, lvl, parentId
+    FROM (
+      SELECT
+        id, lvl, isRange,
+        max(CASE WHEN isRange = 1 THEN id END) OVER (
+          PARTITION BY globalTid, domainId, level ORDER BY id
+          ROWS UNBOUNDED PRECEDING) AS parentId
+      FROM probes
+    )
+    WHERE isRange = 0
+  ),
+  children AS (
+    SELECT parentId AS id, count(*) AS numChild FROM parents
+    WHERE parentId IS NOT NULL
+    GROUP BY parentId
+  )
+SELECT
+  -- range id (1-based position in start order)
+  spans.id,
+  -- "<domain>:<name>", PushPop or StartEnd, thread, NVTX domain id
+  spans.name, spans.style, spans.globalTid, spans.domainId,
+  -- the range's own start, end and duration (ns)
+  spans.start, spans.end, spans.duration,
+  -- start of its first GPU operation, end of its last (ns), number of GPU operations
+  spans.projStart, spans.projEnd, spans.numOps,
+  -- nesting level (0: outermost), id of the enclosing projected range (NULL at level 0), number
+  -- of projected direct children
+  coalesce(parents.lvl, 0) AS lvl,
+  parents.parentId AS parentId,
+  coalesce(children.numChild, 0) AS numChild
+FROM nvtx_gpu_proj_spans AS spans
+LEFT JOIN parents USING (id)
+LEFT JOIN children USING (id);

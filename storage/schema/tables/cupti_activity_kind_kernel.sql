@@ -1,0 +1,32 @@
+-- Kernels run on the GPU; the name columns refer to StringIds(id), launchType, cacheConfig and
+-- sharedMemoryLimitConfig to their ENUM_CUDA_* tables.
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
+    start                       INTEGER NOT NULL,
+    end                         INTEGER NOT NULL,
+    deviceId                    INTEGER NOT NULL,
+    contextId                   INTEGER NOT NULL,
+    greenContextId              INTEGER,
+    streamId                    INTEGER NOT NULL,
+    correlationId               INTEGER,
+    globalPid                   INTEGER,
+    demangledName               INTEGER NOT NULL,
+    shortName                   INTEGER NOT NULL,
+    mangledName                 INTEGER,
+    launchType                  INTEGER,
+    cacheConfig                 INTEGER,
+    registersPerThread          INTEGER NOT NULL,
+    gridX                       INTEGER NOT NULL,
+    gridY                       INTEGER NOT NULL,
+    gridZ                       INTEGER NOT NULL,
+    blockX                      INTEGER NOT NULL,
+    blockY                      INTEGER NOT NULL,
+    blockZ                      INTEGER NOT NULL,
+    staticSharedMemory          INTEGER NOT NULL,
+    dynamicSharedMemory         INTEGER NOT NULL,
+    localMemoryPerThread        INTEGER NOT NULL,
+    localMemoryTotal            INTEGER NOT NULL,
+    gridId                      INTEGER NOT NULL,
+    sharedMemoryExecuted        INTEGER,
+    graphNodeId                 INTEGER,
+    sharedMemoryLimitConfig     INTEGER
+);

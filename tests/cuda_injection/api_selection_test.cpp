@@ -1,0 +1,54 @@
+// Which CUDA API calls libprof_cuda.so records, by CUPTI's callback names.
+#include <catch2/catch.hpp>
+
+#include "injection/cuda/api_selection.h"
+
+using prof::injection::cuda::BaseApiName;
+using prof::injection::cuda::IsRecordedDriverApi;
+using prof::injection::cuda::IsRecordedRuntimeApi;
+
+TEST_CASE("the version suffix is stripped from CUPTI's names") {
+  CHECK(BaseApiName("cudaMemcpyAsync_v3020") == "cudaMemcpyAsync");
+  CHECK(BaseApiName("cudaStreamIsCapturing_v10000") == "cudaStreamIsCapturing");
+  CHECK(BaseApiName("cuGetProcAddress_v2") == "cuGetProcAddress");
+  CHECK(BaseApiName("cuLaunchKernel") == "cuLaunchKernel");
+  CHECK(BaseApiName("cudaMemcpyAsync_ptsz_v7000") == "cudaMemcpyAsync_ptsz");
+  CHECK(BaseApiName("cuMemcpy_v_x") == "cuMemcpy_v_x");  // not digits: not a version
+  CHECK(BaseApiName("_v2") == "_v2");
+}
+
+TEST_CASE("the calls nsys records in a PyTorch program are recorded") {
+  // Every name in the CUPTI_ACTIVITY_KIND_RUNTIME table of tests/data/nsys-torch_mix/torch_mix.sqlite.
+  for (const char* name :
+       {"cudaLaunchKernel_v7000", "cudaStreamIsCapturing_v10000", "cudaStreamCreateWithPriority_v5050",
+        "cudaMemcpyAsync_v3020", "cudaStreamSynchronize_v3020", "cudaMemsetAsync_v3020",
+        "cudaEventCreateWithFlags_v3020", "cudaOccupancyMaxActiveClusters_v11070",
+        "cudaEventRecordWithFlags_v11010", "cudaStreamWaitEvent_v3020", "cudaLaunchKernelExC_v11060",
+        "cudaEventDestroy_v3020", "cudaMalloc_v3020", "cudaGetDriverEntryPointByVersion_v12050",
+        "cudaOccupancyAvailableDynamicSMemPerBlock_v10200", "cudaHostAlloc_v3020",
+        "cudaGetDeviceProperties_v12000", "cudaStreamDestroy_v5050", "cudaStreamCreate_v3020",
+        "cudaFree_v3020", "cudaDeviceSynchronize_v3020", "cudaMemcpyAsync_ptsz_v7000"}) {
+    INFO(name);
+    CHECK(IsRecordedRuntimeApi(name));
+  }
+  for (const char* name : {"cuGetProcAddress_v2", "cuKernelGetName", "cuLibraryLoadData",
+                           "cuLibraryGetKernel", "cuInit", "cuModuleGetLoadingMode", "cuLaunchKernel"}) {
+    INFO(name);
+    CHECK(IsRecordedDriverApi(name));
+  }
+}
+
+TEST_CASE("trivial queries are not recorded - in every variant") {
+  for (const char* name : {"cudaGetDevice_v3020", "cudaGetLastError_v3020", "cudaPeekAtLastError_v3020",
+                           "cudaGetDeviceCount_v3020", "cudaDeviceGetAttribute_v5000",
+                           "cudaStreamGetPriority_ptsz_v7000", ""}) {
+    INFO(name);
+    CHECK_FALSE(IsRecordedRuntimeApi(name));
+  }
+  for (const char* name : {"cuCtxGetCurrent", "cuDeviceGetAttribute", "cuDevicePrimaryCtxGetState",
+                           "cuPointerGetAttribute", "cuStreamGetPriority_ptsz", "cuCtxPushCurrent_v2",
+                           ""}) {
+    INFO(name);
+    CHECK_FALSE(IsRecordedDriverApi(name));
+  }
+}
