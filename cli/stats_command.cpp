@@ -10,15 +10,6 @@
 namespace prof::cli {
 namespace {
 
-constexpr const char* kExamples = R"(
-Examples:
-  prof stats report1.sqlite
-      Print the default reports (nvtx_sum, osrt_sum) whose data the report has.
-  prof stats -r nvtx_pushpop_trace --timeunit usec report1.sqlite
-      Print every NVTX push/pop range with its nesting, times in microseconds.
-  prof stats -r nvtx_sum,osrt_sum -f csv -o out report1.sqlite
-      Write out_nvtx_sum.csv and out_osrt_sum.csv.)";
-
 std::string DefaultReportNames() {
   std::string names;
   for (const stats::ReportSpec& report : stats::AllReports()) {
@@ -27,12 +18,24 @@ std::string DefaultReportNames() {
   return names;
 }
 
+std::string Examples() {
+  return R"(
+Examples:
+  prof stats report1.sqlite
+      Print the default reports ()" +
+         DefaultReportNames() + R"() whose data the report has.
+  prof stats -r nvtx_pushpop_trace --timeunit usec report1.sqlite
+      Print every NVTX push/pop range with its nesting, times in microseconds.
+  prof stats -r nvtx_sum,osrt_sum -f csv -o out report1.sqlite
+      Write out_nvtx_sum.csv and out_osrt_sum.csv.)";
+}
+
 class StatsCommand : public Command {
  public:
   CLI::App* Register(CLI::App& app) override {
     CLI::App* sub = app.add_subcommand(
         "stats", "Print summary reports of a report (prof's or an nsys SQLite export).");
-    sub->footer(kExamples);
+    sub->footer(Examples());
     sub->add_option("-r,--report", options_.reports,
                     "Reports to run, comma-separated or repeated: " + stats::ReportNames() +
                         " (default: " + DefaultReportNames() + ", those with data)")

@@ -1,6 +1,7 @@
 #include "stats/report_registry.h"
 
 #include <cctype>
+#include <utility>
 
 #include "stats/embedded_sql.h"
 #include "storage/embedded_schema.h"
@@ -66,14 +67,31 @@ ReportSpec CudaApiGpuSum() {
           {kKernel, kMemcpy, kMemset}};
 }
 
-ReportSpec CudaKernExecSum() {
-  return {"cuda_kern_exec_sum",
-          "CUDA Kernel Launch & Exec Time Summary",
+// The kernel launch reports read cuda_kernel_launches (each kernel with its launch call).
+ReportSpec CudaKernExec(std::string_view name, std::string_view title) {
+  return {name,
+          title,
           false,
           {kKernel, kRuntime, "StringIds"},
-          {"cuda_kernels", "cuda_api_calls"},
+          {"cuda_kernels", "cuda_api_calls", "cuda_kernel_launches"},
           "CUDA kernel data",
           kKernelNameOptions};
+}
+
+// The NVTX GPU reports pair ranges with the GPU operations launched inside them
+// (nvtx_range_gpu_ops).
+ReportSpec NvtxGpuReport(std::string_view name, std::string_view title,
+                         std::vector<std::string_view> required_tables,
+                         std::vector<std::string_view> views,
+                         std::vector<std::string_view> options) {
+  return {name,
+          title,
+          false,
+          std::move(required_tables),
+          std::move(views),
+          "NV Tools Extension (NVTX) data",
+          std::move(options),
+          kGpuOperationTables};
 }
 
 }  // namespace
@@ -96,7 +114,8 @@ const std::vector<ReportSpec>& AllReports() {
       NvtxReport("nvtx_pushpop_trace", "NVTX Push/Pop Range Trace", false),
       CudaGpuSum(),
       CudaApiGpuSum(),
-      CudaKernExecSum(),
+      CudaKernExec("cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary"),
+      CudaKernExec("cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace"),
       {"cuda_api_trace",
        "CUDA API Trace",
        false,
@@ -111,22 +130,15 @@ const std::vector<ReportSpec>& AllReports() {
        "GPU trace data",
        kKernelNameOptions,
        kGpuOperationTables},
-      {"nvtx_gpu_proj_sum",
-       "NVTX GPU Projection Summary",
-       false,
-       {"NVTX_EVENTS", "StringIds", "CUPTI_ACTIVITY_KIND_RUNTIME"},
-       {"nvtx_ranges", "nvtx_gpu_proj_ranges"},
-       "NV Tools Extension (NVTX) data",
-       {},
-       kGpuOperationTables},
-      {"nvtx_gpu_proj_trace",
-       "NVTX GPU Projection Trace",
-       false,
-       {"NVTX_EVENTS", "StringIds", "CUPTI_ACTIVITY_KIND_RUNTIME"},
-       {"nvtx_ranges", "nvtx_gpu_proj_ranges"},
-       "NV Tools Extension (NVTX) data",
-       {},
-       kGpuOperationTables},
+      NvtxGpuReport("nvtx_gpu_proj_sum", "NVTX GPU Projection Summary",
+                    {"NVTX_EVENTS", "StringIds", kRuntime},
+                    {"nvtx_ranges", "nvtx_range_gpu_ops", "nvtx_gpu_proj_ranges"}, {}),
+      NvtxGpuReport("nvtx_gpu_proj_trace", "NVTX GPU Projection Trace",
+                    {"NVTX_EVENTS", "StringIds", kRuntime},
+                    {"nvtx_ranges", "nvtx_range_gpu_ops", "nvtx_gpu_proj_ranges"}, {}),
+      NvtxGpuReport("nvtx_kern_sum", "NVTX Range Kernel Summary",
+                    {"NVTX_EVENTS", "StringIds", kRuntime, kKernel},
+                    {"cuda_kernels", "nvtx_ranges", "nvtx_range_gpu_ops"}, kKernelNameOptions),
   };
   return reports;
 }

@@ -9,64 +9,46 @@
 --   K: kernel time, the kernel's execution on the GPU.
 -- A kernel belongs to the API call of the same correlationId in the same process. Rows by TAvg,
 -- largest first (ties by PID, TID, device, API name, kernel name). Times in ns; averages,
--- medians and standard deviations rounded to 0.1 ns. Reads the cuda_kernels and cuda_api_calls
--- views.
-WITH
-  launches AS (
-    SELECT
-      (api.globalTid >> 24) & 0xFFFFFF AS pid,
-      api.globalTid & 0xFFFFFF AS tid,
-      k.deviceId AS device,
-      max(api.end, k.end) - api.start AS total,
-      api.duration AS api,
-      CASE WHEN k.start >= api.end THEN k.start - api.end END AS queue,
-      k.end - k.start AS kernel,
-      api.name AS apiName,
-      k.name AS kernelName
-    FROM cuda_kernels AS k
-    JOIN cuda_api_calls AS api
-      ON api.correlationId = k.correlationId
-      AND (api.globalTid & 0xFFFFFFFFFF000000) = k.globalPid
-  )
+-- medians and standard deviations rounded to 0.1 ns. Reads the cuda_kernel_launches view.
 SELECT
   -- process and thread that made the launch call
   pid AS "PID",
   tid AS "TID",
   -- CUDA device that ran the kernel
-  device AS "DevId",
+  deviceId AS "DevId",
   -- number of launches
   count(*) AS "Count",
   -- number of launches with a queue time
-  count(queue) AS "QCount",
+  count(queueDuration) AS "QCount",
   -- total time: mean, median, min, max, sample standard deviation (ns)
-  round(avg(total), 1) AS "TAvg (ns)",
-  round(median(total), 1) AS "TMed (ns)",
-  min(total) AS "TMin (ns)",
-  max(total) AS "TMax (ns)",
-  round(stdev(total), 1) AS "TStdDev (ns)",
+  round(avg(totalDuration), 1) AS "TAvg (ns)",
+  round(median(totalDuration), 1) AS "TMed (ns)",
+  min(totalDuration) AS "TMin (ns)",
+  max(totalDuration) AS "TMax (ns)",
+  round(stdev(totalDuration), 1) AS "TStdDev (ns)",
   -- API time (ns)
-  round(avg(api), 1) AS "AAvg (ns)",
-  round(median(api), 1) AS "AMed (ns)",
-  min(api) AS "AMin (ns)",
-  max(api) AS "AMax (ns)",
-  round(stdev(api), 1) AS "AStdDev (ns)",
+  round(avg(apiDuration), 1) AS "AAvg (ns)",
+  round(median(apiDuration), 1) AS "AMed (ns)",
+  min(apiDuration) AS "AMin (ns)",
+  max(apiDuration) AS "AMax (ns)",
+  round(stdev(apiDuration), 1) AS "AStdDev (ns)",
   -- queue time (ns), over the QCount launches; empty when QCount is 0, except QStdDev: nsys
   -- prints 0.0 there
-  round(avg(queue), 1) AS "QAvg (ns)",
-  round(median(queue), 1) AS "QMed (ns)",
-  min(queue) AS "QMin (ns)",
-  max(queue) AS "QMax (ns)",
-  round(coalesce(stdev(queue), 0.0), 1) AS "QStdDev (ns)",
+  round(avg(queueDuration), 1) AS "QAvg (ns)",
+  round(median(queueDuration), 1) AS "QMed (ns)",
+  min(queueDuration) AS "QMin (ns)",
+  max(queueDuration) AS "QMax (ns)",
+  round(coalesce(stdev(queueDuration), 0.0), 1) AS "QStdDev (ns)",
   -- kernel time (ns)
-  round(avg(kernel), 1) AS "KAvg (ns)",
-  round(median(kernel), 1) AS "KMed (ns)",
-  min(kernel) AS "KMin (ns)",
-  max(kernel) AS "KMax (ns)",
-  round(stdev(kernel), 1) AS "KStdDev (ns)",
+  round(avg(kernelDuration), 1) AS "KAvg (ns)",
+  round(median(kernelDuration), 1) AS "KMed (ns)",
+  min(kernelDuration) AS "KMin (ns)",
+  max(kernelDuration) AS "KMax (ns)",
+  round(stdev(kernelDuration), 1) AS "KStdDev (ns)",
   -- launch function, version suffix dropped
   apiName AS "API Name",
   -- kernel name (base / mangled with those options)
   kernelName AS "Kernel Name"
-FROM launches
-GROUP BY pid, tid, device, apiName, kernelName
-ORDER BY avg(total) DESC, pid, tid, device, apiName, kernelName;
+FROM cuda_kernel_launches
+GROUP BY pid, tid, deviceId, apiName, kernelName
+ORDER BY avg(totalDuration) DESC, pid, tid, deviceId, apiName, kernelName;

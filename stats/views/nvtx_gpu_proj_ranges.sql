@@ -3,46 +3,19 @@
 -- and memsets started by CUDA API calls that lie wholly inside the range ([start, end]) on the
 -- range's thread, ops of nested ranges included; its projection runs from the start of the first
 -- of them to the end of the last. Ranges without GPU operations are left out. Times in ns.
--- Reads nvtx_ranges, CUPTI_ACTIVITY_KIND_RUNTIME and CUPTI_ACTIVITY_KIND_KERNEL / _MEMCPY /
--- _MEMSET (missing ones are empty stand-ins).
+-- Reads nvtx_ranges and nvtx_range_gpu_ops.
 --
--- Cost, for n API calls / GPU ops and r ranges: the op-to-call join is a lookup by correlation id
--- (SQLite builds an automatic index: O(n log n)); each range then reads only the calls of its
--- thread that start inside it through the index on (globalTid, apiStart): O(r log n + m), m the
--- summed number of ops per range (n times the push/pop depth). Nesting is a sort and two window
--- passes, O(r log r). The two TEMP tables are built once per connection.
-
--- Every GPU operation with the thread and times of the API call that started it. Correlation ids
--- are unique per process only, hence the process match.
-CREATE TEMP TABLE IF NOT EXISTS nvtx_gpu_proj_ops AS
-SELECT api.globalTid AS globalTid, api.start AS apiStart, api.end AS apiEnd, ops.start AS start,
-       ops.end AS end
-FROM (
-  SELECT correlationId, globalPid, start, end FROM CUPTI_ACTIVITY_KIND_KERNEL
-  UNION ALL
-  SELECT correlationId, globalPid, start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY
-  UNION ALL
-  SELECT correlationId, globalPid, start, end FROM CUPTI_ACTIVITY_KIND_MEMSET
-) AS ops
-JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS api
-  ON api.correlationId = ops.correlationId
-  AND (api.globalTid & 0xFFFFFFFFFF000000) = ops.globalPid;
-
-CREATE INDEX IF NOT EXISTS temp.nvtx_gpu_proj_ops_by_call
-  ON nvtx_gpu_proj_ops (globalTid, apiStart);
+-- Cost: the range/operation pairs (nvtx_range_gpu_ops) are read once, grouped per range; nesting
+-- is a sort and two window passes, O(r log r). The TEMP table is built once per connection.
 
 -- The projected ranges; id is the position in start order (enclosing ranges first at equal
 -- starts).
 CREATE TEMP TABLE IF NOT EXISTS nvtx_gpu_proj_spans AS
 WITH
   projections AS (
-    SELECT r.eventRow AS eventRow, min(o.start) AS projStart, max(o.end) AS projEnd,
-           count(*) AS numOps
-    FROM nvtx_ranges AS r
-    JOIN nvtx_gpu_proj_ops AS o
-      ON o.globalTid = r.globalTid AND o.apiStart >= r.start AND o.apiStart <= r.end
-      AND o.apiEnd <= r.end
-    GROUP BY r.eventRow
+    SELECT eventRow, min(start) AS projStart, max(end) AS projEnd, count(*) AS numOps
+    FROM nvtx_range_gpu_ops
+    GROUP BY eventRow
   )
 SELECT
   row_number() OVER (ORDER BY r.start, r.end DESC, r.globalTid, r.domainId, r.eventRow) AS id,

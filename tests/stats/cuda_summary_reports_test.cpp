@@ -135,6 +135,17 @@ TEST_CASE("cuda_kern_exec_sum splits launches into API - queue and kernel time",
                   "100.0", "100",   "100",  "0.0",   "cudaLaunchKernel", "void k<int>(int)"}});
 }
 
+TEST_CASE("cuda_kern_exec_trace leaves no queue for early kernels", "[stats][cuda]") {
+  // Launch 2's kernel started before its call returned: no queue. Launch 3's queue is 0 ns.
+  CHECK(Run(MakeCudaReport("cuda_kern_exec_trace"), "cuda_kern_exec_trace", {"mangled"}) ==
+        TextRows{{"900", "50", "950", "50", "1000", "100", "200", "100", "1", "0",
+                  "cudaLaunchKernel", "   1    1    1", " 128    1    1", "_Z1kIiEvi"},
+                 {"1150", "100", "", "", "1200", "100", "150", "100", "1", "0",
+                  "cudaLaunchKernel", "   1    1    1", " 128    1    1", "_Z1kIiEvi"},
+                 {"1990", "10", "2000", "0", "2000", "200", "210", "100", "1", "0",
+                  "cuLaunchKernel", "   1    1    1", " 128    1    1", "void j()"}});
+}
+
 TEST_CASE("CUDA reports need their tables", "[stats][cuda]") {
   const std::string path = MakeReport("cuda_api_only", {"tables/cupti_activity_kind_runtime.sql"},
                                       "INSERT INTO StringIds VALUES (1, 'cuInit');"
@@ -147,8 +158,9 @@ TEST_CASE("CUDA reports need their tables", "[stats][cuda]") {
   REQUIRE(SelectReports({}, &db, &defaults).ok());
   REQUIRE(defaults.size() == 1);
   CHECK(defaults[0].report->name == "cuda_api_sum");
-  for (const std::string name : {"cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_sum",
-                                 "cuda_kern_exec_sum", "cuda_api_gpu_sum"}) {
+  for (const std::string name :
+       {"cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_sum", "cuda_kern_exec_sum",
+        "cuda_kern_exec_trace", "cuda_api_gpu_sum", "nvtx_kern_sum"}) {
     INFO(name);
     bool present = true;
     REQUIRE(HasRequiredTables(&db, *FindReport(name), &present).ok());

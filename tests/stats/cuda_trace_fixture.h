@@ -1,7 +1,7 @@
 // One hand-made report with CUDA API calls, GPU operations and NVTX ranges whose trace rows and
-// GPU projections are worked out by hand in cuda_trace_fixture_test.cpp and
-// nvtx_gpu_proj_fixture_test.cpp. All times in ns. T1 = pid 100 / tid 1 (thread "main",
-// priority 20), T2 = pid 100 / tid 2 (no name), P2 = pid 200 / tid 1.
+// GPU projections are worked out by hand in cuda_trace_fixture_test.cpp,
+// nvtx_gpu_proj_fixture_test.cpp and kernel_range_reports_test.cpp. All times in ns. T1 = pid
+// 100 / tid 1 (thread "main", priority 20), T2 = pid 100 / tid 2 (no name), P2 = pid 200 / tid 1.
 //
 // NVTX, default domain. Push/pop: T1 :outer [0,1000] > :inner [100,400] > :leaf [150,250];
 //   T1 :idle [500,600] (inside :outer, no GPU work); T1 :inner [2000,2300]; T2 :other [0,1000].

@@ -1,0 +1,87 @@
+"""Compares prof's report with nsys's export of the same program: per section a table of counts
+with both columns and their difference, then one PASS/FAIL line. GPU operations and NVTX ranges
+must be equal; API calls are listed with their differences and names only one side has are
+flagged (`<-- only nsys` / `<-- only prof`) without failing; total kernel time must agree to 5%.
+"""
+from collections import Counter
+
+from report import PUSH_POP, START_END, copy_label
+
+KERNEL_TIME_TOLERANCE = 0.05
+NAME_WIDTH = 72
+
+
+def _name(key):
+    text = key if isinstance(key, str) else " ".join(str(k) for k in key)
+    return text if len(text) <= NAME_WIDTH else text[: NAME_WIDTH - 3] + "..."
+
+
+def print_table(title, prof, nsys, flag_missing=False):
+    print(f"\n== {title}")
+    print(f"{'':<{NAME_WIDTH}} {'prof':>9} {'nsys':>9} {'diff':>9}")
+    for key in sorted(set(prof) | set(nsys), key=str):
+        p, n = prof.get(key, 0), nsys.get(key, 0)
+        flag = ""
+        if flag_missing and key not in prof:
+            flag = "  <-- only nsys"
+        elif flag_missing and key not in nsys:
+            flag = "  <-- only prof"
+        elif p != n:
+            flag = "  <--"
+        print(f"{_name(key):<{NAME_WIDTH}} {p:>9} {n:>9} {p - n:>+9}{flag}")
+
+
+def sections(report):
+    """{section title: Counter} of everything compared by count."""
+    calls = report.api_calls()
+    kernels = report.kernels()
+
+    def api_of(correlation):
+        return calls[correlation][0].name if correlation in calls else "(no RUNTIME call)"
+
+    ranges = Counter(f"{r.text} [push/pop]" for r in report.ranges(PUSH_POP))
+    ranges.update(f"{r.text} [start/end]" for r in report.ranges(START_END))
+    return {
+        "kernels by short name": Counter(op.label for op in kernels),
+        "kernels by demangled name": Counter(op.detail["demangled"] for op in kernels),
+        "kernels with graphNodeId": Counter({"kernels": sum(op.graph_node is not None for op in kernels)}),
+        "memcpy by kind, src -> dst, bytes": Counter(copy_label(*op.detail["key"]) for op in report.copies()),
+        "memset by memKind, bytes": Counter(f"memKind {op.detail['mem_kind']} {op.detail['bytes']}B"
+                                            for op in report.memsets()),
+        "graph launches (GRAPH_TRACE)": Counter({"rows": len(report.graph_launches())}),
+        "SYNCHRONIZATION by API, syncType": Counter(f"{api_of(c)} syncType {t}" for c, t, _ in report.syncs()),
+        "NVTX ranges by name": ranges,
+    }
+
+
+def api_counts(report):
+    return Counter(call.name for calls in report.api_calls().values() for call in calls)
+
+
+def total_kernel_ns(report):
+    return sum(op.end - op.start for op in report.kernels())
+
+
+def compare(prof, nsys, results):
+    prof_sections, nsys_sections = sections(prof), sections(nsys)
+    for title, prof_counts in prof_sections.items():
+        nsys_counts = nsys_sections[title]
+        print_table(title, prof_counts, nsys_counts)
+        results.report(+prof_counts == +nsys_counts, f"{title}: equal to nsys",
+                       f"{sum(prof_counts.values())} prof, {sum(nsys_counts.values())} nsys")
+    prof_api, nsys_api = api_counts(prof), api_counts(nsys)
+    print_table("API calls by name (CUPTI_ACTIVITY_KIND_RUNTIME)", prof_api, nsys_api, flag_missing=True)
+    only_nsys = sorted(set(nsys_api) - set(prof_api))
+    only_prof = sorted(set(prof_api) - set(nsys_api))
+    differing = sorted(n for n in set(prof_api) & set(nsys_api) if prof_api[n] != nsys_api[n])
+    results.info("API names only nsys has", only_nsys or "none")
+    results.info("API names only prof has", only_prof or "none")
+    results.info("API names with different counts", differing or "none")
+    compare_kernel_time(prof, nsys, results)
+
+
+def compare_kernel_time(prof, nsys, results):
+    p, n = total_kernel_ns(prof), total_kernel_ns(nsys)
+    ratio = (p - n) / n if n else (0.0 if p == 0 else float("inf"))
+    results.report(abs(ratio) <= KERNEL_TIME_TOLERANCE, "total GPU kernel time within 5% of nsys",
+                   f"prof {p} ns, nsys {n} ns, {ratio:+.2%}")
