@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Every GPU-machine check of prof, run on the lent H200 through the device tool, e.g.
 #   run: bash tests/gpu/run.sh        carry: ["build-gpu", ".device-libs"]
-# where build-gpu was built here with:
-#   cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPROF_BUILD_TESTS=OFF && cmake --build build-gpu -j2
-# and .device-libs holds libdw/libelf/libbz2 for nsys's importer (see docs/testing-gpu.md).
+# where build-gpu was built here with (docs/testing-gpu.md):
+#   cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPROF_BUILD_TESTS=OFF -DPROF_BUILD_GPU_TESTS=ON \
+#     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc && cmake --build build-gpu -j2
+# and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
+# GPU_CHECKS (default "cuda torch dataloader bench") picks sections.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
-nsys=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
+nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
+sections=${GPU_CHECKS:-cuda torch dataloader bench}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -18,10 +21,24 @@ declare -a table
 check() {  # check <name> <condition result 0/1> <detail>
   if [ "$2" -eq 0 ]; then table+=("PASS | $1 | $3"); else table+=("FAIL | $1 | $3"); failures=$((failures + 1)); fi
 }
+info() { table+=("INFO | $1 | $2"); }
 seconds() { python3 -c "import time; print(f'{time.monotonic():.3f}')"; }
 elapsed() { python3 -c "print(f'{$2 - $1:.2f}')"; }
+nsys() { LD_LIBRARY_PATH=$PWD/.device-libs "$nsys_bin" "$@"; }
+# nsys_capture <name> <trace> <command...>: nsys profile + export to $work/<name>.nsys.sqlite
+nsys_capture() {
+  local name=$1 trace=$2; shift 2
+  nsys profile --trace="$trace" --sample=none --cpuctxsw=none -f true -o "$work/$name.nsys" "$@" \
+    > "$work/$name.nsys.out" 2>&1
+  local rc=$?
+  nsys export --type sqlite -f true -o "$work/$name.nsys.sqlite" "$work/$name.nsys.nsys-rep" > /dev/null 2>&1
+  return $rc
+}
+# summary_of <file>: the checker's last line, for the table
+summary_of() { tail -1 "$1" | cut -c1-150; }
 
-echo "== machine"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; python3 -c "import torch; print('torch', torch.__version__)"
+echo "== machine"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "import torch; print('torch', torch.__version__)"
 
 echo "== dependencies of prof's binaries"
 allowed='linux-vdso|libprof_core\.so|libc\.so|libm\.so|libgcc_s|libstdc\+\+|ld-linux|libsqlite3|libcupti|libpthread|libdl'
@@ -32,34 +49,60 @@ for binary in "$prof" "$build"/lib/libprof_*.so; do
 done
 [ -z "$extra" ]; check "ldd: only glibc, libstdc++, libsqlite3" $? "${extra:-none extra}"
 
-run_pair() {  # run_pair <name> <python script>: the script plain, under prof, under nsys
-  local name=$1 script=$2 t0 t1
+# cuda_program <program> [graph|node]: prof's report checked alone, then against nsys's.
+cuda_program() {
+  local program=$1 mode=${2:-graph} name=$1
+  [ "$mode" = node ] && name=$program.node
+  "$prof" profile -t cuda,nvtx --cuda-graph-trace="$mode" -f true -o "$work/$name.prof" \
+    "$build/bin/$program" > "$work/$name.prof.out" 2>&1
+  local rc=$?
+  tail -3 "$work/$name.prof.out"
+  python3 tests/gpu/check_cuda_report.py --graph-trace="$mode" "$program" "$work/$name.prof.sqlite" \
+    > "$work/$name.check" 2>&1
+  local checked=$?
+  grep -E "^FAIL|^  " "$work/$name.check" | head -20
+  [ "$rc" -eq 0 ] && [ "$checked" -eq 0 ]
+  check "$name: exact trace content" $? "exit $rc; $(summary_of "$work/$name.check")"
+  [ "$mode" = node ] && return
+  nsys_capture "$program" cuda,nvtx "$build/bin/$program"
+  python3 tests/gpu/check_cuda_report.py --compare-nsys "$work/$name.prof.sqlite" \
+    "$work/$program.nsys.sqlite" > "$work/$name.cmp" 2>&1
+  check "$name: same GPU ops and NVTX as nsys" $? "$(summary_of "$work/$name.cmp")"
+  cat "$work/$name.cmp"
+}
+
+# nvidia_stats_agree <name> <report.sqlite>: NVIDIA's nsys stats and prof stats print the same
+# tables on prof's report.
+nvidia_stats_agree() {
+  local name=$1 report=$2 differing=""
+  for r in cuda_api_sum cuda_gpu_kern_sum cuda_gpu_mem_time_sum cuda_gpu_mem_size_sum cuda_kern_exec_sum nvtx_sum; do
+    nsys stats -q -r "$r" -f csv -o "$work/$name.nvidia" "$report" > "$work/$name.nvidia.$r.log" 2>&1
+    "$prof" stats -q -r "$r" -f csv -o "$work/$name.ours" "$report" > /dev/null 2>&1
+    if ! cmp -s "$work/$name.nvidia_$r.csv" "$work/$name.ours_$r.csv"; then
+      differing+="$r "
+      diff "$work/$name.nvidia_$r.csv" "$work/$name.ours_$r.csv" | head -6
+      tail -2 "$work/$name.nvidia.$r.log"
+    fi
+  done
+  [ -z "$differing" ]; check "$name: nsys stats on prof's report = prof stats" $? "${differing:-6 reports identical}"
+}
+
+run_pair() {  # run_pair <name> <trace> <python script>: the script plain, under prof, under nsys
+  local name=$1 trace=$2 script=$3 t0 t1
   t0=$(seconds); python3 "$script" > "$work/$name.plain.out" 2>&1; local plain_rc=$?; t1=$(seconds)
   local plain_s; plain_s=$(elapsed "$t0" "$t1")
-  t0=$(seconds); "$prof" profile -t nvtx,osrt -f true -o "$work/$name.prof" python3 "$script" > "$work/$name.prof.out" 2>&1; local prof_rc=$?; t1=$(seconds)
+  t0=$(seconds); "$prof" profile -t "$trace" -f true -o "$work/$name.prof" python3 "$script" > "$work/$name.prof.out" 2>&1; local prof_rc=$?; t1=$(seconds)
   local prof_s; prof_s=$(elapsed "$t0" "$t1")
-  t0=$(seconds); LD_LIBRARY_PATH=$PWD/.device-libs "$nsys" profile --trace=nvtx,osrt --sample=none --cpuctxsw=none -f true -o "$work/$name.nsys" python3 "$script" > "$work/$name.nsys.out" 2>&1; local nsys_rc=$?; t1=$(seconds)
+  t0=$(seconds); nsys_capture "$name" "$trace" python3 "$script"; local nsys_rc=$?; t1=$(seconds)
   local nsys_s; nsys_s=$(elapsed "$t0" "$t1")
-  LD_LIBRARY_PATH=$PWD/.device-libs "$nsys" export --type sqlite -f true -o "$work/$name.nsys.sqlite" "$work/$name.nsys.nsys-rep" > /dev/null 2>&1
   echo "== $name: exit plain=$plain_rc prof=$prof_rc nsys=$nsys_rc; wall s plain=$plain_s prof=$prof_s nsys=$nsys_s"
   tail -3 "$work/$name.prof.out"
   [ "$prof_rc" -eq "$plain_rc" ] && [ "$prof_rc" -eq 0 ]; check "$name: exit code passes through" $? "plain=$plain_rc prof=$prof_rc"
-  table+=("INFO | $name: wall time | plain ${plain_s}s, prof ${prof_s}s, nsys ${nsys_s}s (incl. report writing)")
+  info "$name: wall time" "plain ${plain_s}s, prof ${prof_s}s, nsys ${nsys_s}s (incl. report writing)"
   for report in nvtx_pushpop_sum osrt_sum; do
     "$prof" stats -q -r "$report" -f csv "$work/$name.prof.sqlite" > "$work/$name.prof.$report.csv" 2>&1
     "$prof" stats -q -r "$report" -f csv "$work/$name.nsys.sqlite" > "$work/$name.nsys.$report.csv" 2>&1
   done
-  # Same NVTX ranges with the same instance counts as nsys.
-  python3 - "$work/$name.prof.nvtx_pushpop_sum.csv" "$work/$name.nsys.nvtx_pushpop_sum.csv" > "$work/$name.nvtx.cmp" <<'PY'
-import csv, sys
-def ranges(path):
-    rows = list(csv.DictReader(open(path)))
-    return {r["Range"]: int(r["Instances"]) for r in rows}
-prof, nsys = ranges(sys.argv[1]), ranges(sys.argv[2])
-print("prof", sorted(prof.items())); print("nsys", sorted(nsys.items()))
-sys.exit(0 if prof == nsys and prof else 1)
-PY
-  check "$name: NVTX ranges and counts equal nsys's" $? "$(tr '\n' ' ' < "$work/$name.nvtx.cmp" | cut -c1-160)"
   python3 - "$work/$name.prof.osrt_sum.csv" "$work/$name.nsys.osrt_sum.csv" > "$work/$name.osrt.cmp" <<'PY'
 import csv, sys
 def calls(path):
@@ -75,15 +118,31 @@ PY
   cat "$work/$name.osrt.cmp"
 }
 
-run_pair torch_mix tests/data/nsys-torch_mix/torch_mix.py
-run_pair dataloader tests/gpu/dataloader_step.py
-processes=$(sqlite3 "$work/dataloader.prof.sqlite" "SELECT count(*) FROM PROCESSES" 2>/dev/null ||
-  python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM PROCESSES').fetchone()[0])" "$work/dataloader.prof.sqlite")
-[ "${processes:-0}" -ge 3 ]; check "dataloader: worker processes traced" $? "PROCESSES rows: $processes"
+if [[ " $sections " == *" cuda "* ]]; then
+  echo "== CUDA test programs"
+  for program in cuda_streams cuda_graph cuda_threads; do cuda_program "$program"; done
+  cuda_program cuda_graph node
+fi
 
-if [ -x "$build/bin/osrt_overhead_bench" ]; then
-  echo "== OS runtime overhead (bench/osrt_overhead)"
-  bash bench/osrt_overhead/compare_overhead.sh "$prof" "$build/bin/osrt_overhead_bench" 3 | tee "$work/osrt_overhead.txt"
+if [[ " $sections " == *" torch "* ]]; then
+  run_pair torch_mix cuda,nvtx,osrt tests/data/nsys-torch_mix/torch_mix.py
+  python3 tests/gpu/check_cuda_report.py --compare-nsys "$work/torch_mix.prof.sqlite" \
+    "$work/torch_mix.nsys.sqlite" > "$work/torch_mix.cmp" 2>&1
+  check "torch_mix: same kernels, copies, memsets, NVTX as nsys" $? "$(summary_of "$work/torch_mix.cmp")"
+  cat "$work/torch_mix.cmp"
+  nvidia_stats_agree torch_mix "$work/torch_mix.prof.sqlite"
+fi
+
+if [[ " $sections " == *" dataloader "* ]]; then
+  run_pair dataloader cuda,nvtx,osrt tests/gpu/dataloader_step.py
+  processes=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM PROCESSES').fetchone()[0])" "$work/dataloader.prof.sqlite")
+  [ "${processes:-0}" -ge 3 ]; check "dataloader: worker processes traced" $? "PROCESSES rows: $processes"
+fi
+
+if [[ " $sections " == *" bench "* ]]; then
+  echo "== CUDA overhead (bench/cuda_overhead: 20,000 tiny kernels, NVTX range each)"
+  DEVICE_LIBS=$PWD/.device-libs bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" 3 | tee "$work/cuda_overhead.txt"
+  info "cuda overhead" "$(tail -1 "$work/cuda_overhead.txt")"
 fi
 
 echo; echo "== summary"
