@@ -61,6 +61,15 @@ int32_t SameIdOrUnknown(uint32_t cupti, uint32_t last) {
   return cupti <= last ? static_cast<int32_t>(cupti) : 0;
 }
 
+// CUpti_ActivitySynchronizationType → the syncType nsys writes. nsys 2025.3 stores stream
+// synchronizations (CUPTI 3) as 2, the id it also gives stream waits (seen on the H200 for the same
+// program: CUPTI reports 3, nsys's export holds 2); prof writes what nsys writes, so scripts that
+// select syncs by type see the same rows.
+int32_t NsysSyncType(uint32_t cupti) {
+  constexpr uint32_t kCuptiStreamSynchronize = 3;
+  return cupti == kCuptiStreamSynchronize ? 2 : SameIdOrUnknown(cupti, 4);
+}
+
 std::optional<int64_t> NonZero(uint64_t value) {
   if (value == 0) return std::nullopt;
   return static_cast<int64_t>(value);
@@ -292,7 +301,7 @@ void CudaTracker::OnSync(const ProcessStream& process, const RecordHeader& recor
   row.operation.stream_id = sync.stream_id;
   row.operation.correlation_id = sync.correlation_id;
   row.operation.global_pid = process.GlobalPid();
-  row.sync_type = SameIdOrUnknown(sync.sync_type, 4);
+  row.sync_type = NsysSyncType(sync.sync_type);
   row.event_id = sync.event_id;
   row.event_sync_id = static_cast<int64_t>(sync.event_sync_id);
   writer_->AddCudaSync(row);

@@ -21,6 +21,9 @@ constexpr size_t kWords = kMaxCbid / 64;
 
 const CuptiFunctions* g_cupti = nullptr;
 std::atomic<bool> g_recording{false};
+// CUPTI's callback names ("cudaLaunchKernel_v7000": the names nsys stores, with the version suffix
+// that CUpti_CallbackData::functionName lacks) of the enabled functions, filled before any callback.
+const char* g_names[2][kMaxCbid] = {};
 
 // Per thread: depth of recorded calls in progress (only the outermost is sent), the entry time of
 // the outermost one, and which functions' names this thread has already sent.
@@ -30,7 +33,8 @@ thread_local uint64_t t_named[2][kWords] = {};
 
 size_t DomainIndex(CudaApiDomain domain) { return domain == CudaApiDomain::kRuntime ? 0 : 1; }
 
-void SendNameOnce(CudaApiDomain domain, CUpti_CallbackId cbid, const char* name) {
+void SendNameOnce(CudaApiDomain domain, CUpti_CallbackId cbid) {
+  const char* name = g_names[DomainIndex(domain)][cbid];
   uint64_t& word = t_named[DomainIndex(domain)][cbid / 64];
   const uint64_t bit = uint64_t{1} << (cbid % 64);
   if ((word & bit) != 0) return;
@@ -84,7 +88,7 @@ void SendGraphLaunch(CUgraphExec graph, uint32_t correlation_id, uint64_t now) {
 
 void OnExit(CudaApiDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
   const uint64_t exit_ns = MonotonicNowNs();
-  SendNameOnce(domain, cbid, data.functionName);
+  SendNameOnce(domain, cbid);
   protocol::CudaApiCallRecord record{};
   record.header.kind = protocol::RecordKind::kCudaApiCall;
   record.header.timestamp_ns = t_entry_ns;
@@ -114,14 +118,18 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain cupti_domain, 
   OnExit(domain, cbid, data);
 }
 
-CUptiResult EnableDomain(CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain,
+CUptiResult EnableDomain(CUpti_SubscriberHandle subscriber, CudaApiDomain api_domain,
                          uint32_t cbid_count, bool (*is_recorded)(std::string_view)) {
+  const CUpti_CallbackDomain domain = api_domain == CudaApiDomain::kRuntime
+                                          ? CUPTI_CB_DOMAIN_RUNTIME_API
+                                          : CUPTI_CB_DOMAIN_DRIVER_API;
   for (uint32_t cbid = 1; cbid < cbid_count; ++cbid) {
     const char* name = nullptr;
     if (g_cupti->cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || name == nullptr ||
         !is_recorded(name)) {
       continue;
     }
+    g_names[DomainIndex(api_domain)][cbid] = name;
     const CUptiResult result = g_cupti->cuptiEnableCallback(1, subscriber, domain, cbid);
     if (result != CUPTI_SUCCESS) return result;
   }
@@ -136,10 +144,10 @@ CUptiResult StartApiCallbacks(const CuptiFunctions* cupti) {
   CUptiResult result = cupti->cuptiSubscribe(&subscriber, OnCallback, nullptr);
   if (result != CUPTI_SUCCESS) return result;
   g_recording.store(true);
-  result = EnableDomain(subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE,
+  result = EnableDomain(subscriber, CudaApiDomain::kRuntime, CUPTI_RUNTIME_TRACE_CBID_SIZE,
                         IsRecordedRuntimeApi);
   if (result != CUPTI_SUCCESS) return result;
-  return EnableDomain(subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE,
+  return EnableDomain(subscriber, CudaApiDomain::kDriver, CUPTI_DRIVER_TRACE_CBID_SIZE,
                       IsRecordedDriverApi);
 }
 

@@ -254,7 +254,7 @@ TEST_CASE("cuda_tracker takes a sync's device from its context", "[cuda][tracker
   sync.context_id = 4;  // not described yet, and no context known: device 0
   sync.stream_id = 7;
   sync.correlation_id = 702;
-  sync.sync_type = 3;
+  sync.sync_type = 3;  // a stream synchronize: nsys writes 2
   sync.event_id = 4294967295u;
   sync.event_sync_id = 4294967295u;
   harness.Feed(sync);
@@ -273,7 +273,7 @@ TEST_CASE("cuda_tracker takes a sync's device from its context", "[cuda][tracker
   CHECK(harness.Query("SELECT start, end, deviceId, contextId, quote(greenContextId), streamId, "
                       "correlationId, globalPid, quote(deprecatedSyncType), syncType, eventId, "
                       "eventSyncId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION ORDER BY start") ==
-        Rows{{"1000", "1500", "0", "4", "NULL", "7", "702", kGlobalPid, "NULL", "3",
+        Rows{{"1000", "1500", "0", "4", "NULL", "7", "702", kGlobalPid, "NULL", "2",
               "4294967295", "4294967295"},
              {"2000", "1500", "2", "1", "NULL", "7", "702", kGlobalPid, "NULL", "2", "19", "1"},
              {"3000", "1500", "2", "4", "NULL", "7", "702", kGlobalPid, "NULL", "0", "19", "1"}});

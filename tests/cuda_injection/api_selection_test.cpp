@@ -41,12 +41,14 @@ TEST_CASE("the calls nsys records in a PyTorch program are recorded") {
 TEST_CASE("trivial queries are not recorded - in every variant") {
   for (const char* name : {"cudaGetDevice_v3020", "cudaGetLastError_v3020", "cudaPeekAtLastError_v3020",
                            "cudaGetDeviceCount_v3020", "cudaDeviceGetAttribute_v5000",
-                           "cudaStreamGetPriority_ptsz_v7000", ""}) {
+                           "cudaStreamGetPriority_ptsz_v7000", "cudaFuncSetAttribute_v9000",
+                           "cudaDeviceGetStreamPriorityRange_v5050", ""}) {
     INFO(name);
     CHECK_FALSE(IsRecordedRuntimeApi(name));
   }
   for (const char* name : {"cuCtxGetCurrent", "cuDeviceGetAttribute", "cuDevicePrimaryCtxGetState",
                            "cuPointerGetAttribute", "cuStreamGetPriority_ptsz", "cuCtxPushCurrent_v2",
+                           "cuDeviceTotalMem_v2", "cuCtxGetLimit", "cuKernelGetFunction",
                            ""}) {
     INFO(name);
     CHECK_FALSE(IsRecordedDriverApi(name));

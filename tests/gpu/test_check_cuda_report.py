@@ -112,7 +112,7 @@ class CompareNsysTest(unittest.TestCase):
         self.assertIn("PASS memcpy by kind, src -> dst, bytes: equal to nsys: 121 prof, 121 nsys", output)
         self.assertIn("PASS NVTX ranges by name: equal to nsys: 121 prof, 121 nsys", output)
         self.assertIn("INFO API names only nsys has: none", output)
-        self.assertIn("PASS total GPU kernel time within 5% of nsys: prof 3149835 ns, nsys 3149835 ns, +0.00%",
+        self.assertIn("PASS total GPU kernel time within 5% (or 1 us) of nsys: prof 3149835 ns, nsys 3149835 ns, +0.00%",
                       output)
 
     def test_different_report_fails(self):

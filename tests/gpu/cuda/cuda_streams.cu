@@ -14,7 +14,7 @@
 // MEMSET, in "memsets": cudaMemset value 0, 16384 B, default stream; cudaMemsetAsync value 1, 8192 B, s2
 // SYNCHRONIZATION: cudaStreamWaitEvent 1, cudaEventSynchronize 1, cudaStreamSynchronize 2,
 //   cudaDeviceSynchronize 1 (not asserted: nsys's reference export shows none for it)
-// RUNTIME calls: cudaStreamCreate 3, cudaMalloc 4, cudaMallocHost 1, cudaEventCreate 2,
+// RUNTIME calls: cudaStreamCreate 3, cudaMalloc 4, cudaHostAlloc 1 (what cudaMallocHost records as), cudaEventCreate 2,
 //   cudaLaunchKernel 9, cudaEventRecord 2, cudaStreamWaitEvent 1, cudaEventSynchronize 1,
 //   cudaMemcpy 5, cudaMemcpyAsync 5, cudaStreamSynchronize 2, cudaMemset 1, cudaMemsetAsync 1,
 //   cudaDeviceSynchronize 1, cudaFree 4, cudaFreeHost 1, cudaEventDestroy 2, cudaStreamDestroy 3

@@ -8,6 +8,14 @@ from collections import Counter
 from report import PUSH_POP, START_END, copy_label
 
 KERNEL_TIME_TOLERANCE = 0.05
+# Tiny programs' kernels vary by more than 5% from run to run; below this total the absolute
+# difference is what must be small.
+KERNEL_TIME_SLACK_NS = 1000
+# CUPTI's context synchronizations (cudaDeviceSynchronize): prof keeps them, nsys writes none.
+CONTEXT_SYNC = 4
+# Sections shown but not required to be equal: nsys's demangler spells function template
+# parameters as "T2, T3" where prof prints the substituted types (docs/cuda.md, Kernel names).
+INFO_ONLY = {"kernels by demangled name"}
 NAME_WIDTH = 72
 
 
@@ -49,7 +57,8 @@ def sections(report):
         "memset by memKind, bytes": Counter(f"memKind {op.detail['mem_kind']} {op.detail['bytes']}B"
                                             for op in report.memsets()),
         "graph launches (GRAPH_TRACE)": Counter({"rows": len(report.graph_launches())}),
-        "SYNCHRONIZATION by API, syncType": Counter(f"{api_of(c)} syncType {t}" for c, t, _ in report.syncs()),
+        "SYNCHRONIZATION by API, syncType": Counter(f"{api_of(c)} syncType {t}" for c, t, _ in report.syncs()
+                                                    if t != CONTEXT_SYNC),
         "NVTX ranges by name": ranges,
     }
 
@@ -67,8 +76,11 @@ def compare(prof, nsys, results):
     for title, prof_counts in prof_sections.items():
         nsys_counts = nsys_sections[title]
         print_table(title, prof_counts, nsys_counts)
-        results.report(+prof_counts == +nsys_counts, f"{title}: equal to nsys",
-                       f"{sum(prof_counts.values())} prof, {sum(nsys_counts.values())} nsys")
+        detail = f"{sum(prof_counts.values())} prof, {sum(nsys_counts.values())} nsys"
+        if title in INFO_ONLY:
+            results.info(f"{title}: same as nsys: {+prof_counts == +nsys_counts}", detail)
+        else:
+            results.report(+prof_counts == +nsys_counts, f"{title}: equal to nsys", detail)
     prof_api, nsys_api = api_counts(prof), api_counts(nsys)
     print_table("API calls by name (CUPTI_ACTIVITY_KIND_RUNTIME)", prof_api, nsys_api, flag_missing=True)
     only_nsys = sorted(set(nsys_api) - set(prof_api))
@@ -83,5 +95,6 @@ def compare(prof, nsys, results):
 def compare_kernel_time(prof, nsys, results):
     p, n = total_kernel_ns(prof), total_kernel_ns(nsys)
     ratio = (p - n) / n if n else (0.0 if p == 0 else float("inf"))
-    results.report(abs(ratio) <= KERNEL_TIME_TOLERANCE, "total GPU kernel time within 5% of nsys",
+    results.report(abs(ratio) <= KERNEL_TIME_TOLERANCE or abs(p - n) <= KERNEL_TIME_SLACK_NS,
+                   "total GPU kernel time within 5% (or 1 us) of nsys",
                    f"prof {p} ns, nsys {n} ns, {ratio:+.2%}")

@@ -54,7 +54,7 @@ def cuda_streams(graph_trace):
         "graph_nodes": {"KERNEL": (0, 0), "MEMCPY": (0, 0), "MEMSET": (0, 0)},
         "syncs": {"cudaStreamWaitEvent": 1, "cudaEventSynchronize": 1, "cudaStreamSynchronize": 2},
         "syncs_unasserted": ["cudaDeviceSynchronize"],
-        "api": {"cudaStreamCreate": 3, "cudaMalloc": 4, "cudaMallocHost": 1, "cudaEventCreate": 2,
+        "api": {"cudaStreamCreate": 3, "cudaMalloc": 4, "cudaHostAlloc": 1, "cudaEventCreate": 2,
                 "cudaLaunchKernel": 9, "cudaEventRecord": 2, "cudaStreamWaitEvent": 1,
                 "cudaEventSynchronize": 1, "cudaMemcpy": 5, "cudaMemcpyAsync": 5, "cudaStreamSynchronize": 2,
                 "cudaMemset": 1, "cudaMemsetAsync": 1, "cudaDeviceSynchronize": 1, "cudaFree": 4,
