@@ -20,10 +20,12 @@ constexpr std::string_view kSkippedRuntimeApis[] = {
     "cudaStreamGetId",            "cudaStreamGetPriority",      "cudaThreadExchangeStreamCaptureMode",
 };
 
-// The driver's equivalents, plus the context-stack bookkeeping the runtime does on every call.
+// The driver's equivalents, the context-stack bookkeeping the runtime does on every call, and the
+// driver calls of skipped runtime calls (those become outermost calls when their caller is skipped).
 constexpr std::string_view kSkippedDriverApis[] = {
     "cuCtxGetApiVersion",  "cuCtxGetCurrent",   "cuCtxGetLimit",         "cuDeviceTotalMem",
-    "cuKernelGetFunction",    "cuCtxGetDevice",        "cuCtxGetFlags",
+    "cuKernelGetFunction", "cuDevicePrimaryCtxRetain", "cuKernelSetAttribute", "cuLibraryGetGlobal",
+    "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",    "cuCtxGetDevice",        "cuCtxGetFlags",
     "cuCtxGetId",          "cuCtxGetStreamPriorityRange", "cuCtxPopCurrent", "cuCtxPushCurrent",
     "cuCtxSetCurrent",     "cuDeviceGet",        "cuDeviceGetAttribute",  "cuDeviceGetCount",
     "cuDeviceGetName",     "cuDeviceGetUuid",    "cuDevicePrimaryCtxGetState",
