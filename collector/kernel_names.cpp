@@ -1,9 +1,12 @@
 #include "collector/kernel_names.h"
 
+#include "collector/itanium_demangler.h"
+
 #include <cxxabi.h>
 
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace prof::collector {
@@ -199,6 +202,11 @@ std::string ShortKernelName(std::string_view demangled) {
 KernelNames KernelNamesOf(std::string_view mangled) {
   const std::string name(mangled);
   if (name.compare(0, 2, "_Z") != 0) return {name, name};
+  if (std::optional<std::string> demangled = DemangleItanium(name, DemangleStyle::kNsys)) {
+    std::string short_name = ShortKernelName(*demangled);
+    return {std::move(*demangled), std::move(short_name)};
+  }
+  // What prof's demangler does not parse: __cxa_demangle's output, respelled.
   int status = 0;
   const std::unique_ptr<char, decltype(&std::free)> demangled(
       abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);

@@ -4,11 +4,10 @@
 // Contract:
 // - Names that do not demangle (extern "C" kernels, cuBLAS's "sm80_xmma_..." names) are returned
 //   unchanged as both demangled and short name, as nsys does.
-// - The demangled name is abi::__cxa_demangle's, respelled the way nsys's demangler prints it
-//   where that is a local, reliable rewrite (NsysSpelling below). Known differences that remain
-//   (docs/cuda.md): nsys prints function parameters that are template parameters as "T1", "T2",
-//   ... and the return type of function templates that scope local entities; prof prints the
-//   substituted types and no return type there.
+// - The demangled name is prof's own demangler's (itanium_demangler.h), which prints nsys's
+//   spelling, template parameters as "T1", "T2", ... and return types of function templates that
+//   scope local entities included. Names it does not parse fall back to abi::__cxa_demangle's
+//   output respelled (NsysSpelling below); docs/cuda.md lists what can still differ.
 // - Pure functions of their input; no state.
 #pragma once
 
