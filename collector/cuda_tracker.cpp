@@ -17,6 +17,10 @@ using protocol::RecordKind;
 // ENUM_NSYS_EVENT_CLASS ids of CUPTI_ACTIVITY_KIND_RUNTIME rows.
 constexpr int32_t kCudaRuntimeEventClass = 0;
 constexpr int32_t kCudaDriverEventClass = 1;
+// ENUM_NSYS_EVENT_CLASS ids of CUDA_GRAPH_EVENTS rows.
+constexpr int32_t kGraphExecCreationEventClass = 94;
+constexpr int32_t kGraphCreationEventClass = 95;
+constexpr int32_t kGraphCloneEventClass = 96;
 // TARGET_INFO_CUDA_STREAM/CONTEXT_INFO hold the bare VM id of local captures (1), TARGET_INFO_GPU
 // the GlobalId VM bits (1 << 48), as nsys writes them.
 constexpr int64_t kLocalVmId = 1;
@@ -128,6 +132,8 @@ const CudaTracker::KindHandler CudaTracker::kHandlers[] = {
     {RecordKind::kCudaEvent, sizeof(protocol::CudaEventRecord), &CudaTracker::OnEvent},
     {RecordKind::kCudaDroppedRecords, sizeof(protocol::CudaDroppedRecordsRecord),
      &CudaTracker::OnDropped},
+    {RecordKind::kCudaGraphEvent, sizeof(protocol::CudaGraphEventRecord),
+     &CudaTracker::OnGraphEvent},
 };
 
 void CudaTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
@@ -417,6 +423,39 @@ void CudaTracker::OnEvent(const ProcessStream& process, const RecordHeader& reco
   row.event_id = event.event_id;
   row.event_sync_id = static_cast<int64_t>(event.event_sync_id);
   writer_->AddCudaEvent(row);
+}
+
+void CudaTracker::OnGraphEvent(const ProcessStream& process, const RecordHeader& record,
+                               StreamState* /*state*/) {
+  const auto event = Copy<protocol::CudaGraphEventRecord>(record);
+  storage::CudaGraphEventRow row;
+  switch (event.kind) {
+    case protocol::CudaGraphEventKind::kGraphCreated:
+      row.event_class = kGraphCreationEventClass;
+      row.name_id = writer_->InternString("Graph Creation");
+      break;
+    case protocol::CudaGraphEventKind::kGraphCloned:
+      row.event_class = kGraphCloneEventClass;
+      row.name_id = writer_->InternString("Graph Clone");
+      break;
+    case protocol::CudaGraphEventKind::kGraphExecCreated:
+      row.event_class = kGraphExecCreationEventClass;
+      row.name_id = writer_->InternString("GraphExec Creation");
+      break;
+    default:
+      ++stats_.malformed_records;
+      return;
+  }
+  row.start = process.SessionTime(event.header.timestamp_ns);
+  row.global_tid = process.GlobalTid(event.header.tid);
+  auto id = [](uint32_t value) -> std::optional<int64_t> {
+    if (value == protocol::kNoGraphId) return std::nullopt;
+    return value;
+  };
+  row.graph_id = id(event.graph_id);
+  row.original_graph_id = id(event.original_graph_id);
+  row.graph_exec_id = id(event.graph_exec_id);
+  writer_->AddCudaGraphEvent(row);
 }
 
 void CudaTracker::OnDropped(const ProcessStream& /*process*/, const RecordHeader& record,

@@ -117,6 +117,8 @@ class CudaTracker {
                 StreamState* state);
   void OnEvent(const ProcessStream& process, const protocol::RecordHeader& record,
                StreamState* state);
+  void OnGraphEvent(const ProcessStream& process, const protocol::RecordHeader& record,
+                    StreamState* state);
   void OnDropped(const ProcessStream& process, const protocol::RecordHeader& record,
                  StreamState* state);
 

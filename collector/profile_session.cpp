@@ -1,5 +1,6 @@
 #include "collector/profile_session.h"
 
+#include <dlfcn.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -199,6 +200,15 @@ void RecordCaptureSettings(const ProfileOptions& options, int64_t run_duration_n
   writer->AddCaptureMetadata("INCLUDE_CHILDREN", "true");
 }
 
+// Whether a CUDA program could run here at all: without the driver library the injection is never
+// loaded, so the report's missing CUDA rows need a word from prof.
+bool CudaDriverLoadable() {
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (driver == nullptr) return false;
+  dlclose(driver);
+  return true;
+}
+
 }  // namespace
 
 bool HasCudaInjection(const std::string& library_dir) {
@@ -258,6 +268,10 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   session.cuda_dropped_records = static_cast<int64_t>(importer.cuda_dropped_records());
   result->dropped_records = importer.dropped_records();
   result->cuda_warnings = importer.cuda_warnings();
+  if ((options.trace_flags & protocol::kTraceCuda) && HasCudaInjection(options.library_dir) &&
+      !importer.cuda_tracing_started() && result->cuda_warnings.empty() && !CudaDriverLoadable()) {
+    result->cuda_warnings.push_back(kNoCudaDriver);
+  }
   RecordCaptureSettings(options, session.duration_ns, writer.get());
   status = writer->Finish(session);
   if (!status.ok()) result->report_path.clear();

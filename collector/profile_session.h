@@ -36,9 +36,13 @@ struct ProfileResult {
   std::string report_path;  // empty when no report was written
   uint64_t dropped_records = 0;
   // One line per distinct reason CUDA tracing did not start in a process (no libcupti, another
-  // profiler owns CUPTI, ...), for the user; empty when it started or the program never used CUDA.
+  // profiler owns CUPTI, ...), or kNoCudaDriver when the machine has none; empty when tracing
+  // started or the program never used CUDA.
   std::vector<std::string> cuda_warnings;
 };
+
+inline constexpr const char* kNoCudaDriver =
+    "this machine has no CUDA driver (libcuda.so.1 cannot be loaded)";
 
 // True when `library_dir` holds libprof_cuda.so (prof was built with CUPTI's headers).
 bool HasCudaInjection(const std::string& library_dir);

@@ -32,6 +32,7 @@ class StreamImporter : public StreamSink {
   uint64_t broken_streams() const { return broken_streams_; }
   // CUDA: set-up failures to print once, and GPU records CUPTI dropped.
   const std::vector<std::string>& cuda_warnings() const { return cuda_.cuda_warnings(); }
+  bool cuda_tracing_started() const { return cuda_.tracing_started(); }
   uint64_t cuda_dropped_records() const { return cuda_.dropped_records(); }
 
  private:

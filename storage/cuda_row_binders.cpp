@@ -85,6 +85,17 @@ void Bind(const CudaGraphTraceRow& row, RowBinder* binder) {
   binder->Int64(row.graph_exec_id);
 }
 
+void Bind(const CudaGraphEventRow& row, RowBinder* binder) {
+  binder->Int64(row.start);
+  binder->Int64(row.start);
+  binder->Int64(row.event_class);
+  binder->Int64(row.global_tid);
+  binder->Int64(row.name_id);
+  binder->Int64(row.graph_id);
+  binder->Int64(row.original_graph_id);
+  binder->Int64(row.graph_exec_id);
+}
+
 void Bind(const CudaEventRow& row, RowBinder* binder) {
   binder->Int64(row.device_id);
   binder->Int64(row.context_id);

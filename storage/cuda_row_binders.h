@@ -34,6 +34,9 @@ inline constexpr InsertSpec kCudaGraphTraceInsert{
     "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
     "start, end, deviceId, contextId, greenContextId, streamId, correlationId, globalPid, "
     "graphId, graphExecId"};
+inline constexpr InsertSpec kCudaGraphEventsInsert{
+    "CUDA_GRAPH_EVENTS",
+    "start, end, eventClass, globalTid, nameId, graphId, originalGraphId, graphExecId"};
 inline constexpr InsertSpec kCudaEventInsert{
     "CUPTI_ACTIVITY_KIND_CUDA_EVENT",
     "deviceId, contextId, greenContextId, streamId, correlationId, globalPid, eventId, "
@@ -59,6 +62,7 @@ void Bind(const CudaMemcpyRow& row, RowBinder* binder);
 void Bind(const CudaMemsetRow& row, RowBinder* binder);
 void Bind(const CudaSyncRow& row, RowBinder* binder);
 void Bind(const CudaGraphTraceRow& row, RowBinder* binder);
+void Bind(const CudaGraphEventRow& row, RowBinder* binder);
 void Bind(const CudaEventRow& row, RowBinder* binder);
 void Bind(const GpuInfoRow& row, RowBinder* binder);
 void Bind(const CudaDeviceRow& row, RowBinder* binder);

@@ -90,6 +90,17 @@ struct CudaGraphTraceRow {
   int64_t graph_exec_id = 0;
 };
 
+// CUDA_GRAPH_EVENTS: a graph created, cloned or instantiated, at one instant (end = start).
+struct CudaGraphEventRow {
+  int64_t start = 0;
+  int32_t event_class = 0;  // ENUM_NSYS_EVENT_CLASS: 95 creation, 96 clone, 94 graph exec creation
+  int64_t global_tid = 0;
+  StringId name_id = 0;     // "Graph Creation", "Graph Clone", "GraphExec Creation"
+  std::optional<int64_t> graph_id;
+  std::optional<int64_t> original_graph_id;
+  std::optional<int64_t> graph_exec_id;
+};
+
 // CUPTI_ACTIVITY_KIND_CUDA_EVENT: has no start/end.
 struct CudaEventRow {
   int64_t device_id = 0;

@@ -83,7 +83,7 @@ class ReportWriter::Impl {
   void Insert(TableInserter* table, const Row& row);
   Status WriteSessionTables(const SessionInfo& session);
   Status WriteNameValues(TableInserter* table, const NameValues& rows);
-  std::array<TableInserter*, 20> AllTables();
+  std::array<TableInserter*, 21> AllTables();
   TableInserter* CudaTable(const CudaApiCallRow&) { return &cuda_runtime_; }
   TableInserter* CudaTable(const CudaKernelRow&) { return &cuda_kernels_; }
   TableInserter* CudaTable(const CudaMemcpyRow&) { return &cuda_memcpys_; }
@@ -91,6 +91,7 @@ class ReportWriter::Impl {
   TableInserter* CudaTable(const CudaSyncRow&) { return &cuda_syncs_; }
   TableInserter* CudaTable(const CudaGraphTraceRow&) { return &cuda_graph_traces_; }
   TableInserter* CudaTable(const CudaEventRow&) { return &cuda_events_; }
+  TableInserter* CudaTable(const CudaGraphEventRow&) { return &cuda_graph_events_; }
   TableInserter* CudaTable(const GpuInfoRow&) { return &gpu_infos_; }
   TableInserter* CudaTable(const CudaDeviceRow&) { return &cuda_devices_; }
   TableInserter* CudaTable(const CudaStreamRow&) { return &cuda_streams_; }
@@ -124,6 +125,7 @@ class ReportWriter::Impl {
   TableInserter cuda_syncs_{kCudaSyncInsert};
   TableInserter cuda_graph_traces_{kCudaGraphTraceInsert};
   TableInserter cuda_events_{kCudaEventInsert};
+  TableInserter cuda_graph_events_{kCudaGraphEventsInsert};
   TableInserter gpu_infos_{kGpuInfoInsert};
   TableInserter cuda_devices_{kCudaDeviceInsert};
   TableInserter cuda_streams_{kCudaStreamInsert};
@@ -213,10 +215,11 @@ Status ReportWriter::Impl::Finish(const SessionInfo& session) {
   return Status::Ok();
 }
 
-std::array<TableInserter*, 20> ReportWriter::Impl::AllTables() {
+std::array<TableInserter*, 21> ReportWriter::Impl::AllTables() {
   return {&nvtx_events_,       &osrt_calls_,       &cuda_runtime_,     &cuda_kernels_,
           &cuda_memcpys_,      &cuda_memsets_,     &cuda_syncs_,       &cuda_graph_traces_,
-          &cuda_events_,       &gpu_infos_,        &cuda_devices_,     &cuda_streams_,
+          &cuda_events_,       &cuda_graph_events_, &gpu_infos_,       &cuda_devices_,
+          &cuda_streams_,
           &cuda_contexts_,     &capture_metadata_, &string_ids_,       &export_metadata_,
           &session_values_,    &session_start_,    &processes_table_,  &thread_names_table_};
 }
@@ -268,6 +271,7 @@ void ReportWriter::AddCudaMemcpy(const CudaMemcpyRow& row) { impl_->AddCuda(row)
 void ReportWriter::AddCudaMemset(const CudaMemsetRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddCudaSync(const CudaSyncRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddCudaGraphTrace(const CudaGraphTraceRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaGraphEvent(const CudaGraphEventRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddCudaEvent(const CudaEventRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddGpuInfo(const GpuInfoRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddCudaDevice(const CudaDeviceRow& row) { impl_->AddCuda(row); }

@@ -94,6 +94,7 @@ class ReportWriter {
   void AddCudaMemset(const CudaMemsetRow& row);
   void AddCudaSync(const CudaSyncRow& row);
   void AddCudaGraphTrace(const CudaGraphTraceRow& row);
+  void AddCudaGraphEvent(const CudaGraphEventRow& row);
   void AddCudaEvent(const CudaEventRow& row);
   void AddGpuInfo(const GpuInfoRow& row);
   void AddCudaDevice(const CudaDeviceRow& row);

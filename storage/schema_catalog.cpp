@@ -46,6 +46,7 @@ const std::vector<TableSpec>& KnownTables() {
       {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", TableCreation::kOnFirstRow, {"ENUM_CUPTI_SYNC_TYPE"}},
       {"CUPTI_ACTIVITY_KIND_GRAPH_TRACE", TableCreation::kOnFirstRow, {}},
       {"CUPTI_ACTIVITY_KIND_CUDA_EVENT", TableCreation::kOnFirstRow, {}},
+      {"CUDA_GRAPH_EVENTS", TableCreation::kOnFirstRow, {"ENUM_NSYS_EVENT_CLASS"}},
       {"TARGET_INFO_GPU", TableCreation::kOnFirstRow, {}},
       {"TARGET_INFO_CUDA_DEVICE", TableCreation::kOnFirstRow, {}},
       {"TARGET_INFO_CUDA_STREAM", TableCreation::kOnFirstRow, {"ENUM_CUPTI_STREAM_TYPE"}},

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# CUDA tracing overhead of prof against nsys on launch_loop.py (20,000 tiny kernels, one NVTX range
-# each). Runs the loop plain, under `prof profile -t cuda,nvtx` and under
-# `nsys profile --trace=cuda,nvtx --sample=none --cpuctxsw=none`, interleaved, <runs> times each, so
-# all modes see the same machine state. Prints per mode the median us/iter (the loop's own timer)
-# and median wall seconds (whole command, including start-up and report writing), then
+# CUDA tracing overhead of prof against nsys on launch_loop.py (tiny kernels, one NVTX range each).
+# Runs the loop in each mode of MODES (default "plain prof nsys"), <runs> rounds, each round starting
+# with the next mode so that no mode always runs first, and prints per mode the median, min and max
+# us/iter (the loop's own timer), the median added over plain, and the median wall seconds (whole
+# command, including start-up and report writing), then
 # ratio = (prof us/iter - plain) / (nsys us/iter - plain): below 1 means prof adds less than nsys.
+# Modes: plain (no profiler), prof (-t cuda,nvtx), prof_cuda (-t cuda), prof_nvtx (-t nvtx),
+# nsys (--trace=cuda,nvtx --sample=none --cpuctxsw=none). ITERATIONS (default 20000) sets the loop.
 # nsys's importer needs LD_LIBRARY_PATH=$PWD/.device-libs (docs/testing-gpu.md); it is set for the
 # nsys runs only (override with DEVICE_LIBS).
 # Usage: compare.sh <prof> <nsys> [runs]
@@ -22,17 +24,25 @@ device_libs=${DEVICE_LIBS:-$PWD/.device-libs}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+modes=${MODES:-plain prof nsys}
+iterations=${ITERATIONS:-20000}
 run_mode() {  # run_mode <mode> <run>: the loop's output on stdout
   case $1 in
-    plain) python3 "$loop_py" ;;
-    prof) "$prof" profile -t cuda,nvtx -q -f true -o "$work/prof-$2" python3 "$loop_py" ;;
+    plain) python3 "$loop_py" $iterations ;;
+    prof) "$prof" profile -t cuda,nvtx -q -f true -o "$work/prof-$2" python3 "$loop_py" $iterations ;;
+    prof_cuda) "$prof" profile -t cuda -q -f true -o "$work/prof-$2" python3 "$loop_py" $iterations ;;
+    prof_nvtx) "$prof" profile -t nvtx -q -f true -o "$work/prof-$2" python3 "$loop_py" $iterations ;;
     nsys) LD_LIBRARY_PATH=$device_libs "$nsys" profile --trace=cuda,nvtx --sample=none --cpuctxsw=none \
-            -f true -o "$work/nsys-$2" python3 "$loop_py" ;;
+            -f true -o "$work/nsys-$2" python3 "$loop_py" $iterations ;;
   esac
 }
 
+read -ra mode_list <<<"$modes"
 for ((run = 1; run <= runs; ++run)); do
-  for mode in plain prof nsys; do
+  # Each round starts with the next mode, so no mode always runs first (after the previous
+  # round's report writing) or always follows the same neighbour.
+  for ((i = 0; i < ${#mode_list[@]}; ++i)); do
+    mode=${mode_list[$(((i + run - 1) % ${#mode_list[@]}))]}
     start=$EPOCHREALTIME
     run_mode "$mode" "$run" >"$work/out" 2>&1 || { echo "$mode run $run failed:" >&2; tail -5 "$work/out" >&2; exit 1; }
     end=$EPOCHREALTIME
@@ -51,10 +61,10 @@ for line in open(sys.argv[1]):
     us.setdefault(mode, []).append(float(per_iter))
     wall.setdefault(mode, []).append(float(end) - float(start))
 median = {mode: statistics.median(values) for mode, values in us.items()}
-print(f"{'mode':<6} {'runs':>4} {'us/iter':>9} {'added us':>9} {'wall s':>8}")
-for mode in ("plain", "prof", "nsys"):
-    print(f"{mode:<6} {len(us[mode]):>4} {median[mode]:>9.3f} {median[mode] - median['plain']:>9.3f} "
-          f"{statistics.median(wall[mode]):>8.2f}")
+print(f"{'mode':<12} {'runs':>4} {'us/iter':>9} {'min':>8} {'max':>8} {'added us':>9} {'wall s':>8}")
+for mode in us:
+    print(f"{mode:<12} {len(us[mode]):>4} {median[mode]:>9.3f} {min(us[mode]):>8.3f} {max(us[mode]):>8.3f} "
+          f"{median[mode] - median['plain']:>9.3f} {statistics.median(wall[mode]):>8.2f}")
 added_nsys = median["nsys"] - median["plain"]
 ratio = (median["prof"] - median["plain"]) / added_nsys if added_nsys > 0 else float("nan")
 print(f"ratio (prof added us/iter) / (nsys added us/iter) = {ratio:.2f}")

@@ -8,6 +8,7 @@
 
 #include "injection/core/event_stream.h"
 #include "injection/cuda/api_selection.h"
+#include "injection/cuda/graph_events.h"
 #include "injection/protocol/cuda_records.h"
 
 namespace prof::injection::cuda {
@@ -106,6 +107,9 @@ void OnExit(CudaApiDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackDat
 void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain cupti_domain, CUpti_CallbackId cbid,
                          const void* callback_data) {
   if (!g_recording.load(std::memory_order_relaxed)) return;
+  if (cupti_domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    return OnGraphResource(cbid, *static_cast<const CUpti_ResourceData*>(callback_data));
+  }
   if (cupti_domain != CUPTI_CB_DOMAIN_RUNTIME_API && cupti_domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto& data = *static_cast<const CUpti_CallbackData*>(callback_data);
   if (data.callbackSite == CUPTI_API_ENTER) {
@@ -147,6 +151,7 @@ CUptiResult StartApiCallbacks(const CuptiFunctions* cupti) {
   result = EnableDomain(subscriber, CudaApiDomain::kRuntime, CUPTI_RUNTIME_TRACE_CBID_SIZE,
                         IsRecordedRuntimeApi);
   if (result != CUPTI_SUCCESS) return result;
+  if ((result = EnableGraphEvents(cupti, subscriber)) != CUPTI_SUCCESS) return result;
   return EnableDomain(subscriber, CudaApiDomain::kDriver, CUPTI_DRIVER_TRACE_CBID_SIZE,
                       IsRecordedDriverApi);
 }

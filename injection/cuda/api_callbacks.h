@@ -9,7 +9,7 @@
 // made outside a runtime call, except the trivial queries listed in api_selection.cpp. A call's
 // CudaApiNameRecord is sent by each thread before that thread's first call of that function.
 // Callbacks run on the application's threads and must not allocate, lock or call CUPTI beyond
-// cuptiGetGraphExecId.
+// cuptiGetGraphExecId and cuptiGetGraphId.
 #pragma once
 
 #include <cupti.h>
@@ -18,7 +18,8 @@
 
 namespace prof::injection::cuda {
 
-// Subscribes to CUPTI's callbacks and enables them for the recorded API calls. A CUptiResult
+// Subscribes to CUPTI's callbacks and enables them for the recorded API calls and the graph events
+// (graph_events.h: CUPTI allows one subscriber per process, so it serves both). A CUptiResult
 // other than CUPTI_SUCCESS means no API call is recorded (and GPU records lack their API calls).
 CUptiResult StartApiCallbacks(const CuptiFunctions* cupti);
 

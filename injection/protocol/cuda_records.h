@@ -176,6 +176,22 @@ struct CudaGraphLaunchRecord {
 };
 static_assert(sizeof(CudaGraphLaunchRecord) == 24);
 
+// What happened to a CUDA graph, from CUPTI's resource callbacks (nsys's CUDA_GRAPH_EVENTS).
+enum class CudaGraphEventKind : uint32_t { kGraphCreated = 0, kGraphCloned = 1, kGraphExecCreated = 2 };
+
+// Sent from the thread that created the graph, at the moment CUPTI reported it (header.timestamp_ns).
+// original_graph_id: the graph a clone was made from; graph_exec_id: the executable graph
+// instantiated from graph_id. Both are kNoGraphId where they do not apply.
+struct CudaGraphEventRecord {
+  RecordHeader header;
+  CudaGraphEventKind kind;
+  uint32_t graph_id;
+  uint32_t original_graph_id;
+  uint32_t graph_exec_id;
+};
+static_assert(sizeof(CudaGraphEventRecord) == 32);
+inline constexpr uint32_t kNoGraphId = 0xffffffffu;
+
 // A CUDA device as CUPTI describes it (CUPTI_ACTIVITY_KIND_DEVICE); text: the device name.
 struct CudaDeviceRecord {
   RecordHeader header;

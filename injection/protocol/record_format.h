@@ -60,6 +60,7 @@ enum class RecordKind : uint16_t {
   kCudaStream = 76,
   kCudaEvent = 77,
   kCudaDroppedRecords = 78,
+  kCudaGraphEvent = 79,
 };
 
 struct RecordHeader {

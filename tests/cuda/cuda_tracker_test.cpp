@@ -185,8 +185,8 @@ TEST_CASE("cuda_tracker writes kernels with nsys's names and enum ids", "[cuda][
         Rows{{"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIP"
               "cLm1EEEEviT0_T1_",
               "void at::native::vectorized_elementwise_kernel<(int)4, "
-              "at::native::FillFunctor<float>, std::array<char *, (unsigned long)1>>(int, "
-              "at::native::FillFunctor<float>, std::array<char *, (unsigned long)1>)",
+              "at::native::FillFunctor<float>, std::array<char *, (unsigned long)1>>(int, T2, "
+              "T3)",
               "vectorized_elementwise_kernel"},
              {"sm80_xmma_gemm_f32f32_cublas", "sm80_xmma_gemm_f32f32_cublas",
               "sm80_xmma_gemm_f32f32_cublas"},
@@ -343,6 +343,43 @@ TEST_CASE("cuda_tracker writes CUDA events", "[cuda][tracker]") {
   harness.Finish();
   CHECK(harness.Query("SELECT * FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT") ==
         Rows{{"0", "1", "0", "13", "2109", kGlobalPid, "19", "1"}});
+}
+
+protocol::CudaGraphEventRecord GraphEvent(protocol::CudaGraphEventKind kind, uint64_t time,
+                                          uint32_t graph, uint32_t original, uint32_t exec) {
+  auto event = Make<protocol::CudaGraphEventRecord>(RecordKind::kCudaGraphEvent, time, 501);
+  event.kind = kind;
+  event.graph_id = graph;
+  event.original_graph_id = original;
+  event.graph_exec_id = exec;
+  return event;
+}
+
+// The rows nsys 2025.3 wrote for tests/gpu/cuda/cuda_graph.cu on the H200: stream capture creates
+// graph 1, instantiation creates graphs 2 and 3 and then exec 2 from graph 1.
+TEST_CASE("cuda_tracker writes graph creations clones and instantiations", "[cuda][tracker]") {
+  using protocol::CudaGraphEventKind;
+  constexpr uint32_t kNone = protocol::kNoGraphId;
+  CudaHarness harness("cuda-graph-events");
+  harness.Feed(GraphEvent(CudaGraphEventKind::kGraphCreated, 2000, 1, kNone, kNone));
+  harness.Feed(GraphEvent(CudaGraphEventKind::kGraphCloned, 2500, 4, 1, kNone));
+  harness.Feed(GraphEvent(CudaGraphEventKind::kGraphExecCreated, 3000, 1, kNone, 2));
+  auto unknown = GraphEvent(CudaGraphEventKind::kGraphCreated, 3500, 5, kNone, kNone);
+  unknown.kind = static_cast<CudaGraphEventKind>(7);
+  harness.Feed(unknown);
+  harness.Finish();
+  const std::string tid = std::to_string(storage::GlobalTid(kPid, 501));
+  CHECK(harness.Query("SELECT start, end, eventClass, globalTid, s.value, quote(graphId), "
+                      "quote(originalGraphId), quote(graphExecId) FROM CUDA_GRAPH_EVENTS e "
+                      "JOIN StringIds s ON s.id = e.nameId ORDER BY start") ==
+        Rows{{"1000", "1000", "95", tid, "Graph Creation", "1", "NULL", "NULL"},
+             {"1500", "1500", "96", tid, "Graph Clone", "4", "1", "NULL"},
+             {"2000", "2000", "94", tid, "GraphExec Creation", "1", "NULL", "2"}});
+  CHECK(harness.tracker().stats().malformed_records == 1);
+  CHECK(harness.Query("SELECT name FROM ENUM_NSYS_EVENT_CLASS WHERE id IN (94, 95, 96) ORDER BY id") ==
+        Rows{{"TRACE_PROCESS_EVENT_CUDA_GRAPHEXEC_CREATION"},
+             {"TRACE_PROCESS_EVENT_CUDA_GRAPH_CREATION"},
+             {"TRACE_PROCESS_EVENT_CUDA_GRAPH_CLONE"}});
 }
 
 protocol::CudaDeviceRecord H200() {

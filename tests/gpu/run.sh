@@ -141,7 +141,7 @@ fi
 
 if [[ " $sections " == *" bench "* ]]; then
   echo "== CUDA overhead (bench/cuda_overhead: 20,000 tiny kernels, NVTX range each)"
-  DEVICE_LIBS=$PWD/.device-libs bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" 3 | tee "$work/cuda_overhead.txt"
+  MODES="plain prof prof_cuda prof_nvtx nsys" DEVICE_LIBS=$PWD/.device-libs bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" 5 | tee "$work/cuda_overhead.txt"
   info "cuda overhead" "$(tail -1 "$work/cuda_overhead.txt")"
 fi
 

@@ -52,6 +52,7 @@ void AddOneRowPerCudaTable(ReportWriter* writer) {
   writer->AddCudaSync(CudaSyncRow{});
   writer->AddCudaGraphTrace(CudaGraphTraceRow{});
   writer->AddCudaEvent(CudaEventRow{});
+  writer->AddCudaGraphEvent(CudaGraphEventRow{});
   writer->AddGpuInfo(GpuInfoRow{});
   writer->AddCudaDevice(CudaDeviceRow{});
   writer->AddCudaStream(CudaStreamRow{});
@@ -152,7 +153,7 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
   FinishWriter(writer.get());
 
   const std::map<std::string, Strings> reference = ReferenceColumns();
-  REQUIRE(reference.size() == 28);
+  REQUIRE(reference.size() == 29);
   for (const auto& [table, columns] : reference) {
     INFO("table " << table);
     CHECK(ReportColumns(path, table) == columns);
@@ -161,7 +162,7 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
 }
 
 TEST_CASE("the catalog's tables all have DDL compiled in", "[storage][schema]") {
-  REQUIRE(KnownTables().size() == 29);
+  REQUIRE(KnownTables().size() == 30);
   for (const TableSpec& spec : KnownTables()) {
     INFO("table " << spec.name);
     const std::optional<std::string_view> ddl = TableDdl(spec.name);
@@ -170,7 +171,7 @@ TEST_CASE("the catalog's tables all have DDL compiled in", "[storage][schema]") 
     for (std::string_view enum_table : spec.enum_tables)
       CHECK(FindTableSpec(enum_table) != nullptr);
   }
-  CHECK(FindTableSpec("CUDA_GRAPH_EVENTS") == nullptr);
+  CHECK(FindTableSpec("CUDA_GRAPH_NODE_EVENTS") == nullptr);
   CHECK(SchemaFileStem("TARGET_INFO_SESSION_START_TIME") == "target_info_session_start_time");
   CHECK(IndexDdl("NVTX_EVENTS").has_value());
   CHECK(IndexDdl("OSRT_API").has_value());

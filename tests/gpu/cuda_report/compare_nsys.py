@@ -57,6 +57,8 @@ def sections(report):
         "memset by memKind, bytes": Counter(f"memKind {op.detail['mem_kind']} {op.detail['bytes']}B"
                                             for op in report.memsets()),
         "graph launches (GRAPH_TRACE)": Counter({"rows": len(report.graph_launches())}),
+        "graph events (CUDA_GRAPH_EVENTS): class name graph original exec": Counter(
+            " ".join(str(value) for value in event) for event in report.graph_events()),
         "SYNCHRONIZATION by API, syncType": Counter(f"{api_of(c)} syncType {t}" for c, t, _ in report.syncs()
                                                     if t != CONTEXT_SYNC),
         "NVTX ranges by name": ranges,

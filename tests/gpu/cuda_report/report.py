@@ -71,6 +71,12 @@ class Report:
         return [GpuOp("GRAPH_TRACE", "graph launch", r[0], r[1], r[2], r[3], None, {"graph_exec": r[4]})
                 for r in self.rows("CUPTI_ACTIVITY_KIND_GRAPH_TRACE", sql)]
 
+    def graph_events(self):
+        """(eventClass, name, graphId, originalGraphId, graphExecId) per CUDA_GRAPH_EVENTS row, in time order."""
+        sql = """SELECT eventClass, s.value, graphId, originalGraphId, graphExecId FROM CUDA_GRAPH_EVENTS e
+                 JOIN StringIds s ON s.id = e.nameId ORDER BY start"""
+        return self.rows("CUDA_GRAPH_EVENTS", sql)
+
     def gpu_ops(self):
         return self.kernels() + self.copies() + self.memsets() + self.graph_launches()
 

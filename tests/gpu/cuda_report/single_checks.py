@@ -80,6 +80,9 @@ class SingleReportChecks:
         if self.spec["graph_execs"] is not None:
             execs = {op.detail["graph_exec"] for op in launches}
             self.results.equal("distinct graphExecIds", self.spec["graph_execs"], len(execs))
+        created = {event[4] for event in self.report.graph_events() if event[1] == "GraphExec Creation"}
+        launched = {op.detail["graph_exec"] for op in launches}
+        self.results.equal("graphExecIds launched without a GraphExec Creation row", set(), launched - created)
         for table, (count, distinct) in self.spec["graph_nodes"].items():
             nodes = [op.graph_node for op in self.ops if op.table == table and op.graph_node is not None]
             self.results.equal(f"{table} rows with graphNodeId (rows, distinct ids)", (count, distinct),
