@@ -1,0 +1,37 @@
+#include "diff/diff_formats.h"
+
+#include <array>
+
+#include "diff/markdown_format.h"
+#include "stats/format_renderers.h"
+
+namespace prof::diff {
+namespace {
+
+constexpr std::array<DiffFormat, 6> kDiffFormats = {{
+    {"column", false, false, stats::RenderColumn},
+    {"table", false, false, stats::RenderTable},
+    {"csv", false, false, stats::RenderCsv},
+    {"tsv", false, false, stats::RenderTsv},
+    {"json", true, false, stats::RenderJson},
+    {"markdown", false, true, RenderMarkdown},
+}};
+
+}  // namespace
+
+const DiffFormat* FindDiffFormat(std::string_view name) {
+  for (const DiffFormat& format : kDiffFormats) {
+    if (format.name == name) return &format;
+  }
+  return nullptr;
+}
+
+std::string DiffFormatNames() {
+  std::string names;
+  for (const DiffFormat& format : kDiffFormats) {
+    names += (names.empty() ? "" : ", ") + std::string(format.name);
+  }
+  return names;
+}
+
+}  // namespace prof::diff

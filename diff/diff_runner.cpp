@@ -1,0 +1,120 @@
+#include "diff/diff_runner.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+#include "diff/diff_formats.h"
+#include "diff/diff_table.h"
+#include "stats/output_files.h"
+#include "stats/time_unit.h"
+
+namespace prof::diff {
+namespace {
+
+constexpr std::array<std::string_view, 2> kKernelKeys = {"name", "name+grid+block"};
+constexpr std::array<std::string_view, 3> kKernelNames = {"demangled", "base", "mangled"};
+
+template <size_t N>
+Status CheckChoice(std::string_view option, const std::string& value,
+                   const std::array<std::string_view, N>& choices) {
+  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return Status::Ok();
+  std::string valid;
+  for (std::string_view choice : choices)
+    valid += (valid.empty() ? "" : ", ") + std::string(choice);
+  return Status::Error("unknown " + std::string(option) + " '" + value + "'; valid: " + valid);
+}
+
+// Also parses the time unit, into `unit`.
+Status CheckOptions(const DiffOptions& options, stats::TimeUnit* unit) {
+  if (options.base_reports.empty() || options.new_reports.empty()) {
+    return Status::Error("prof diff needs at least one base and one new report");
+  }
+  if (FindDiffFormat(options.format) == nullptr) {
+    return Status::Error("unknown format '" + options.format + "'; valid: " + DiffFormatNames());
+  }
+  if (Status status = stats::ParseTimeUnit(options.time_unit, unit); !status.ok()) return status;
+  if (!std::isfinite(options.gate.threshold_pct) || options.gate.threshold_pct < 0) {
+    return Status::Error("--threshold must be a percentage of 0 or more");
+  }
+  if (options.gate.min_time_ns < 0) return Status::Error("--min-time must be 0 ns or more");
+  if (options.items.range && options.items.range->empty()) {
+    return Status::Error("--range needs an NVTX range name");
+  }
+  if (Status status = CheckChoice("--kernel-key", options.items.kernel_key, kKernelKeys);
+      !status.ok()) {
+    return status;
+  }
+  return CheckChoice("--kernel-name", options.items.kernel_name, kKernelNames);
+}
+
+Status LoadSide(const std::vector<std::string>& paths, const ItemOptions& options,
+                std::vector<ReportItems>* side) {
+  for (const std::string& path : paths) {
+    if (Status status = LoadReportItems(path, options, &side->emplace_back()); !status.ok()) {
+      return status;
+    }
+  }
+  return Status::Ok();
+}
+
+// An empty comparison would pass the gate without checking anything (a run that traced nothing,
+// a misspelt --range), so both are errors.
+Status CheckCompared(const std::vector<ItemDiff>& diffs, const DiffOptions& options) {
+  if (diffs.empty()) {
+    return Status::Error("nothing to compare: the reports have no CUDA, NVTX or OS runtime data");
+  }
+  const bool has_range = std::any_of(diffs.begin(), diffs.end(), [](const ItemDiff& diff) {
+    return diff.key.kind == ItemKind::kRange;
+  });
+  if (options.items.range && !has_range) {
+    return Status::Error("no report has an NVTX range named '" + *options.items.range + "'");
+  }
+  return Status::Ok();
+}
+
+std::string Render(const std::vector<ItemDiff>& diffs, const DiffOptions& options,
+                   const stats::TimeUnit& unit, const std::string& summary) {
+  const DiffFormat& format = *FindDiffFormat(options.format);
+  if (format.machine_keys) return format.render(MachineDiffTable(diffs));
+  stats::ResultTable table = HumanDiffTable(diffs);
+  stats::ApplyTimeUnit(unit, &table);
+  const std::string lead = format.leads_with_summary ? "**prof diff:** " + summary + "\n\n" : "";
+  return lead + format.render(table);
+}
+
+}  // namespace
+
+Status RunDiff(const DiffOptions& options, DiffOutcome* outcome) {
+  stats::TimeUnit unit;
+  if (Status status = CheckOptions(options, &unit); !status.ok()) return status;
+  if (options.output != "-") {
+    if (Status status = stats::CheckOutputFile(options.output, options.force_overwrite);
+        !status.ok()) {
+      return status;
+    }
+  }
+  std::vector<ReportItems> base, candidate;
+  if (Status status = LoadSide(options.base_reports, options.items, &base); !status.ok()) {
+    return status;
+  }
+  if (Status status = LoadSide(options.new_reports, options.items, &candidate); !status.ok()) {
+    return status;
+  }
+  const std::vector<ItemDiff> diffs = CompareItems(base, candidate, options.gate);
+  if (Status status = CheckCompared(diffs, options); !status.ok()) return status;
+
+  outcome->summary = DiffSummary(diffs, options.gate);
+  outcome->regressed =
+      static_cast<int>(std::count_if(diffs.begin(), diffs.end(), [](const ItemDiff& diff) {
+        return diff.verdict == Verdict::kRegressed;
+      }));
+  const std::string text = Render(diffs, options, unit, outcome->summary);
+  if (options.output != "-") return stats::WriteOutputFile(options.output, text);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  return Status::Ok();
+}
+
+}  // namespace prof::diff

@@ -1,0 +1,105 @@
+#include "diff/item_comparison.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+namespace prof::diff {
+namespace {
+
+// The middle value; for an even count, the mean of the two middle ones. `values` is not empty.
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t middle = values.size() / 2;
+  if (values.size() % 2 == 1) return values[middle];
+  return (values[middle - 1] + values[middle]) / 2;
+}
+
+bool InAnyReport(const std::vector<ReportItems>& reports, const ItemKey& key) {
+  return std::any_of(reports.begin(), reports.end(),
+                     [&](const ReportItems& items) { return items.count(key) > 0; });
+}
+
+SideSummary Summarize(const std::vector<ReportItems>& reports, const ItemKey& key) {
+  std::vector<double> instances, totals, medians, compared;
+  for (const ReportItems& items : reports) {
+    const auto found = items.find(key);
+    const ItemStats stats = found == items.end() ? ItemStats{} : found->second;
+    instances.push_back(static_cast<double>(stats.instances));
+    totals.push_back(static_cast<double>(stats.total_ns));
+    if (stats.median_ns) medians.push_back(*stats.median_ns);
+    compared.push_back(ComparesMedian(key.kind) ? stats.median_ns.value_or(0)
+                                                : static_cast<double>(stats.total_ns));
+  }
+  SideSummary side;
+  side.instances = Median(instances);
+  side.total_ns = Median(totals);
+  if (!medians.empty()) side.median_ns = Median(medians);
+  side.compared_ns = Median(compared);
+  const auto [low, high] = std::minmax_element(compared.begin(), compared.end());
+  side.spread_ns = *high - *low;
+  return side;
+}
+
+Verdict Judge(const ItemDiff& diff, const GateOptions& gate) {
+  const double magnitude = std::fabs(diff.change_ns);
+  const bool beyond_threshold =
+      diff.change_pct ? std::fabs(*diff.change_pct) > gate.threshold_pct : magnitude > 0;
+  if (!beyond_threshold || magnitude <= static_cast<double>(gate.min_time_ns)) {
+    return Verdict::kUnchanged;
+  }
+  if (magnitude <= diff.noise_ns) return Verdict::kNoise;
+  return diff.change_ns > 0 ? Verdict::kRegressed : Verdict::kImproved;
+}
+
+ItemDiff Compare(const std::vector<ReportItems>& base, const std::vector<ReportItems>& candidate,
+                 const ItemKey& key, const GateOptions& gate) {
+  ItemDiff diff;
+  diff.key = key;
+  diff.base = Summarize(base, key);
+  diff.candidate = Summarize(candidate, key);
+  diff.change_ns = diff.candidate.compared_ns - diff.base.compared_ns;
+  if (diff.base.compared_ns != 0) diff.change_pct = 100 * diff.change_ns / diff.base.compared_ns;
+  diff.noise_ns = std::max(diff.base.spread_ns, diff.candidate.spread_ns);
+  if (!InAnyReport(base, key)) {
+    diff.verdict = Verdict::kNew;
+  } else if (!InAnyReport(candidate, key)) {
+    diff.verdict = Verdict::kVanished;
+  } else {
+    diff.verdict = Judge(diff, gate);
+  }
+  return diff;
+}
+
+bool ListedBefore(const ItemDiff& a, const ItemDiff& b) {
+  return std::make_tuple(a.verdict, -std::fabs(a.change_ns), a.key) <
+         std::make_tuple(b.verdict, -std::fabs(b.change_ns), b.key);
+}
+
+}  // namespace
+
+std::string_view VerdictName(Verdict verdict) {
+  // In Verdict order.
+  constexpr std::array<std::string_view, 6> kNames = {"regressed", "noise", "improved",
+                                                      "unchanged", "new",   "vanished"};
+  return kNames[static_cast<size_t>(verdict)];
+}
+
+std::vector<ItemDiff> CompareItems(const std::vector<ReportItems>& base,
+                                   const std::vector<ReportItems>& candidate,
+                                   const GateOptions& gate) {
+  std::set<ItemKey> keys;
+  for (const auto* side : {&base, &candidate}) {
+    for (const ReportItems& items : *side) {
+      for (const auto& entry : items) keys.insert(entry.first);
+    }
+  }
+  std::vector<ItemDiff> diffs;
+  for (const ItemKey& key : keys) diffs.push_back(Compare(base, candidate, key, gate));
+  std::sort(diffs.begin(), diffs.end(), ListedBefore);
+  return diffs;
+}
+
+}  // namespace prof::diff

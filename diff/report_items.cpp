@@ -1,0 +1,132 @@
+#include "diff/report_items.h"
+
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+#include "diff/item_queries.h"
+#include "stats/report_database.h"
+#include "stats/report_registry.h"
+
+namespace prof::diff {
+namespace {
+
+Status QueryError(storage::Database* db, ItemKind kind) {
+  return Status::Error(std::string(ItemKindName(kind)) + " items failed on " + db->path() + ": " +
+                       db->ErrorText());
+}
+
+Status OptionsError(storage::Database* db) {
+  return Status::Error("cannot set the diff options on " + db->path() + ": " + db->ErrorText());
+}
+
+// Runs an INSERT with `values` bound to ?1, ?2, ...
+Status InsertRow(storage::Database* db, std::string_view sql,
+                 std::initializer_list<std::string_view> values) {
+  storage::Statement insert;
+  if (!db->Prepare(sql, &insert).ok()) return OptionsError(db);
+  int index = 1;
+  for (std::string_view value : values) insert.BindText(index++, value);
+  if (!insert.Run().ok()) return OptionsError(db);
+  return Status::Ok();
+}
+
+// report_options is what stats/views/cuda_kernels.sql reads; diff_options what diff/queries read.
+Status SetOptions(storage::Database* db, const ItemOptions& options) {
+  if (!db->Exec("CREATE TEMP TABLE report_options (name TEXT PRIMARY KEY);"
+                "CREATE TEMP TABLE diff_options (name TEXT PRIMARY KEY, value TEXT);")
+           .ok()) {
+    return OptionsError(db);
+  }
+  if (options.kernel_name != "demangled") {
+    Status status = InsertRow(db, "INSERT INTO report_options VALUES (?1)", {options.kernel_name});
+    if (!status.ok()) return status;
+  }
+  constexpr std::string_view kInsertDiffOption = "INSERT INTO diff_options VALUES (?1, ?2)";
+  if (Status status = InsertRow(db, kInsertDiffOption, {"kernel_key", options.kernel_key});
+      !status.ok()) {
+    return status;
+  }
+  if (options.range) return InsertRow(db, kInsertDiffOption, {"range", *options.range});
+  return Status::Ok();
+}
+
+// Appends the tables of `tables` that `db` lacks to `missing`.
+Status FindMissing(storage::Database* db, const std::vector<std::string_view>& tables,
+                   std::vector<std::string_view>* missing) {
+  for (std::string_view table : tables) {
+    bool exists = false;
+    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    if (!exists) missing->push_back(table);
+  }
+  return Status::Ok();
+}
+
+// Whether the report has the query's tables; if so, stands in for its missing any-of and
+// optional tables.
+Status PrepareTables(storage::Database* db, const ItemQuery& query, bool* runnable) {
+  std::vector<std::string_view> missing_required, stand_ins;
+  if (Status status = FindMissing(db, query.required_tables, &missing_required); !status.ok()) {
+    return status;
+  }
+  if (Status status = FindMissing(db, query.any_of_tables, &stand_ins); !status.ok()) {
+    return status;
+  }
+  const bool has_any_of =
+      query.any_of_tables.empty() || stand_ins.size() < query.any_of_tables.size();
+  *runnable = missing_required.empty() && has_any_of;
+  if (!*runnable) return Status::Ok();
+  if (Status status = FindMissing(db, query.optional_tables, &stand_ins); !status.ok()) {
+    return status;
+  }
+  for (std::string_view table : stand_ins) {
+    const std::optional<std::string> sql = stats::StandInSql(table);
+    if (!sql) return Status::Error("no stand-in SQL compiled in for table " + std::string(table));
+    if (!db->Exec(*sql).ok()) return QueryError(db, query.kind);
+  }
+  return Status::Ok();
+}
+
+Status CreateViews(storage::Database* db, const ItemQuery& query) {
+  for (std::string_view view : query.views) {
+    const std::optional<std::string_view> sql = stats::ViewSql(view);
+    if (!sql) return Status::Error("no SQL compiled in for view " + std::string(view));
+    if (!db->Exec(*sql).ok()) return QueryError(db, query.kind);
+  }
+  return Status::Ok();
+}
+
+Status ReadItems(storage::Database* db, const ItemQuery& query, ReportItems* items) {
+  storage::Statement statement;
+  if (!db->Prepare(query.sql, &statement).ok()) return QueryError(db, query.kind);
+  bool has_row = false;
+  while (true) {
+    if (!statement.Step(&has_row).ok()) return QueryError(db, query.kind);
+    if (!has_row) break;
+    ItemStats& stats = (*items)[{query.kind, std::string(statement.ColumnText(0))}];
+    stats.instances = statement.ColumnInt64(1);
+    stats.total_ns = statement.ColumnInt64(2);
+    if (!statement.ColumnIsNull(3)) stats.median_ns = statement.ColumnDouble(3);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status LoadReportItems(const std::string& path, const ItemOptions& options, ReportItems* out) {
+  storage::Database db;
+  if (Status status = stats::OpenReportDatabase(path, &db); !status.ok()) return status;
+  if (Status status = SetOptions(&db, options); !status.ok()) return status;
+  ReportItems items;
+  for (const ItemQuery& query : AllItemQueries()) {
+    bool runnable = false;
+    if (Status status = PrepareTables(&db, query, &runnable); !status.ok()) return status;
+    if (!runnable) continue;
+    if (Status status = CreateViews(&db, query); !status.ok()) return status;
+    if (Status status = ReadItems(&db, query, &items); !status.ok()) return status;
+  }
+  *out = std::move(items);
+  return Status::Ok();
+}
+
+}  // namespace prof::diff

@@ -1,0 +1,131 @@
+// The regression gate (diff/item_comparison.h) on items built in memory.
+#include "diff/item_comparison.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+namespace prof::diff {
+namespace {
+
+const ItemKey kGemm = {ItemKind::kKernel, "gemm"};
+const ItemKey kRelu = {ItemKind::kKernel, "relu"};
+const ItemKey kStep = {ItemKind::kRange, "step"};
+
+ReportItems Items(std::initializer_list<std::pair<const ItemKey, ItemStats>> items) {
+  return ReportItems(items);
+}
+
+ItemStats Total(int64_t total_ns) { return {4, total_ns, static_cast<double>(total_ns) / 4}; }
+
+// The one diff of `key`; fails the test when it is not there exactly once.
+ItemDiff Find(const std::vector<ItemDiff>& diffs, const ItemKey& key) {
+  const auto is_key = [&](const ItemDiff& diff) {
+    return diff.key.kind == key.kind && diff.key.name == key.name;
+  };
+  REQUIRE(std::count_if(diffs.begin(), diffs.end(), is_key) == 1);
+  return *std::find_if(diffs.begin(), diffs.end(), is_key);
+}
+
+Verdict VerdictOf(int64_t base_ns, int64_t new_ns, const GateOptions& gate = {}) {
+  const auto diffs =
+      CompareItems({Items({{kGemm, Total(base_ns)}})}, {Items({{kGemm, Total(new_ns)}})}, gate);
+  REQUIRE(diffs.size() == 1);
+  return diffs[0].verdict;
+}
+
+TEST_CASE("diff gate: a change above the threshold regresses or improves", "[diff]") {
+  CHECK(VerdictOf(1000, 1200) == Verdict::kRegressed);
+  CHECK(VerdictOf(1000, 800) == Verdict::kImproved);
+  CHECK(VerdictOf(1000, 1050) == Verdict::kUnchanged);  // exactly 5% is not more than 5%
+  CHECK(VerdictOf(1000, 1051) == Verdict::kRegressed);
+  CHECK(VerdictOf(1000, 1200, {25, 0}) == Verdict::kUnchanged);
+}
+
+TEST_CASE("diff gate: --min-time ignores changes of at most that many ns", "[diff]") {
+  CHECK(VerdictOf(1000, 1200, {5, 200}) == Verdict::kUnchanged);
+  CHECK(VerdictOf(1000, 1201, {5, 200}) == Verdict::kRegressed);
+  CHECK(VerdictOf(1000, 700, {5, 200}) == Verdict::kImproved);
+}
+
+TEST_CASE("diff gate: a zero base counts any growth as above the threshold", "[diff]") {
+  const auto diffs =
+      CompareItems({Items({{kGemm, {1, 0, 0.0}}})}, {Items({{kGemm, {1, 10, 10.0}}})}, {});
+  REQUIRE(diffs.size() == 1);
+  CHECK(diffs[0].verdict == Verdict::kRegressed);
+  CHECK_FALSE(diffs[0].change_pct.has_value());
+  CHECK(diffs[0].change_ns == 10);
+}
+
+TEST_CASE("diff gate: items on one side only are new or vanished", "[diff]") {
+  const auto diffs =
+      CompareItems({Items({{kGemm, Total(1000)}})}, {Items({{kRelu, Total(300)}})}, {});
+  REQUIRE(diffs.size() == 2);
+  CHECK(diffs[0].key.name == "relu");
+  CHECK(diffs[0].verdict == Verdict::kNew);
+  CHECK(diffs[0].change_ns == 300);
+  CHECK(diffs[1].key.name == "gemm");
+  CHECK(diffs[1].verdict == Verdict::kVanished);
+  CHECK(diffs[1].change_ns == -1000);
+  CHECK(diffs[1].candidate.instances == 0);
+}
+
+TEST_CASE("diff gate: several reports compare medians against the run-to-run spread", "[diff]") {
+  const std::vector<ReportItems> base = {
+      Items({{kGemm, Total(4000)}}), Items({{kGemm, Total(5200)}}), Items({{kGemm, Total(3600)}})};
+  const std::vector<ReportItems> noisy_new = {Items({{kGemm, Total(4800)}}),
+                                              Items({{kGemm, Total(4800)}})};
+  const ItemDiff noise = Find(CompareItems(base, noisy_new, {}), kGemm);
+  CHECK(noise.verdict == Verdict::kNoise);
+  CHECK(noise.base.total_ns == 4000);
+  CHECK(noise.base.spread_ns == 1600);
+  CHECK(noise.candidate.spread_ns == 0);
+  CHECK(noise.noise_ns == 1600);
+  CHECK(noise.change_ns == 800);
+  CHECK(*noise.change_pct == Approx(20.0));
+
+  const std::vector<ReportItems> steady_base = {Items({{kGemm, Total(4000)}}),
+                                                Items({{kGemm, Total(4040)}})};
+  const ItemDiff regressed = Find(CompareItems(steady_base, noisy_new, {}), kGemm);
+  CHECK(regressed.verdict == Verdict::kRegressed);
+  CHECK(regressed.base.total_ns == 4020);  // the mean of an even count's middle two
+  CHECK(regressed.noise_ns == 40);
+}
+
+TEST_CASE("diff gate: a report without the item counts zero for it", "[diff]") {
+  const std::vector<ReportItems> base = {Items({{kGemm, Total(4000)}}), Items({})};
+  const ItemDiff diff = Find(CompareItems(base, {Items({{kGemm, Total(4000)}})}, {}), kGemm);
+  CHECK(diff.base.total_ns == 2000);
+  CHECK(diff.base.instances == 2);
+  CHECK(diff.base.spread_ns == 4000);
+  CHECK(*diff.base.median_ns == 1000);  // only the report that has it
+  CHECK(diff.verdict == Verdict::kNoise);
+}
+
+TEST_CASE("diff gate: a range is compared on its median instance", "[diff]") {
+  // Twice the steps, each 2% slower: the total doubles, the median does not regress.
+  const auto diffs = CompareItems({Items({{kStep, {10, 10000, 1000.0}}})},
+                                  {Items({{kStep, {20, 20400, 1020.0}}})}, {});
+  REQUIRE(diffs.size() == 1);
+  CHECK(diffs[0].verdict == Verdict::kUnchanged);
+  CHECK(diffs[0].change_ns == 20);
+  CHECK(*diffs[0].change_pct == Approx(2.0));
+}
+
+TEST_CASE("diff gate: rows by verdict then largest change then kind and name", "[diff]") {
+  const ItemKey busy = {ItemKind::kGpuBusy, "device 0"};
+  const ItemKey api = {ItemKind::kCudaApi, "cudaMalloc"};
+  const auto diffs = CompareItems(
+      {Items({{kGemm, Total(1000)}, {kRelu, Total(1000)}, {busy, Total(1000)}, {api, Total(10)}})},
+      {Items({{kGemm, Total(1100)}, {kRelu, Total(1000)}, {busy, Total(1300)}, {api, Total(10)}})},
+      {});
+  REQUIRE(diffs.size() == 4);
+  CHECK(diffs[0].key.name == "device 0");
+  CHECK(diffs[1].key.name == "gemm");
+  CHECK(diffs[2].key.name == "relu");  // unchanged, change 0: kernel before cuda_api
+  CHECK(diffs[3].key.name == "cudaMalloc");
+  CHECK(VerdictName(diffs[0].verdict) == "regressed");
+  CHECK(VerdictName(diffs[3].verdict) == "unchanged");
+}
+
+}  // namespace
+}  // namespace prof::diff
