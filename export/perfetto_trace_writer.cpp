@@ -1,0 +1,219 @@
+#include "export/perfetto_trace_writer.h"
+
+namespace prof::exporter {
+namespace {
+
+// Field numbers of perfetto.protos messages (protos/perfetto/trace/...).
+namespace trace {
+constexpr uint32_t kPacket = 1;
+}
+namespace packet {
+constexpr uint32_t kTimestamp = 8;
+constexpr uint32_t kTrustedPacketSequenceId = 10;
+constexpr uint32_t kTrackEvent = 11;
+constexpr uint32_t kInternedData = 12;
+constexpr uint32_t kSequenceFlags = 13;
+constexpr uint32_t kTrackDescriptor = 60;
+// SequenceFlags
+constexpr uint64_t kIncrementalStateCleared = 1;
+constexpr uint64_t kNeedsIncrementalState = 2;
+}  // namespace packet
+namespace track_descriptor {
+constexpr uint32_t kUuid = 1;
+constexpr uint32_t kName = 2;
+constexpr uint32_t kProcess = 3;
+constexpr uint32_t kThread = 4;
+constexpr uint32_t kParentUuid = 5;
+}  // namespace track_descriptor
+namespace process_descriptor {
+constexpr uint32_t kPid = 1;
+constexpr uint32_t kProcessName = 6;
+}  // namespace process_descriptor
+namespace thread_descriptor {
+constexpr uint32_t kPid = 1;
+constexpr uint32_t kTid = 2;
+constexpr uint32_t kThreadName = 5;
+}  // namespace thread_descriptor
+namespace track_event {
+constexpr uint32_t kCategoryIids = 3;
+constexpr uint32_t kDebugAnnotations = 4;
+constexpr uint32_t kType = 9;
+constexpr uint32_t kNameIid = 10;
+constexpr uint32_t kTrackUuid = 11;
+constexpr uint32_t kFlowIds = 47;
+// Type
+constexpr uint64_t kSliceBegin = 1;
+constexpr uint64_t kSliceEnd = 2;
+constexpr uint64_t kInstant = 3;
+}  // namespace track_event
+namespace debug_annotation {
+constexpr uint32_t kNameIid = 1;
+constexpr uint32_t kIntValue = 4;
+constexpr uint32_t kStringValue = 6;
+}  // namespace debug_annotation
+namespace interned_data {
+constexpr uint32_t kEventCategories = 1;
+constexpr uint32_t kEventNames = 2;
+constexpr uint32_t kDebugAnnotationNames = 3;
+}  // namespace interned_data
+// EventName, EventCategory and DebugAnnotationName share this layout.
+namespace interned_string {
+constexpr uint32_t kIid = 1;
+constexpr uint32_t kName = 2;
+}  // namespace interned_string
+
+// Every packet is on this one sequence: interned ids are valid on it only.
+constexpr uint64_t kSequenceId = 1;
+
+// Names of the child tracks a thread gets for calls, and a process for start/end ranges.
+constexpr std::string_view kCudaApiTrackName = "CUDA API";
+constexpr std::string_view kOsRuntimeTrackName = "OS runtime";
+constexpr std::string_view kNvtxStartEndTrackName = "NVTX start/end";
+
+}  // namespace
+
+PerfettoTraceWriter::PerfettoTraceWriter(OutputStream* out) : out_(out) {
+  // The sequence's first packet clears the incremental state (the interning tables).
+  packet_.Clear();
+  packet_.AddVarint(packet::kTrustedPacketSequenceId, kSequenceId);
+  packet_.AddVarint(packet::kSequenceFlags, packet::kIncrementalStateCleared);
+  WritePacket(packet_);
+}
+
+void PerfettoTraceWriter::AddTrack(const Track& track) {
+  const uint64_t uuid = next_uuid_++;
+  track_uuids_[TrackKey{track.pid, track.tid, Subtrack::kMain, 0}] = uuid;
+  ProtoMessage descriptor, owner;
+  descriptor.AddVarint(track_descriptor::kUuid, uuid);
+  if (track.kind == TrackKind::kProcess || track.kind == TrackKind::kGpu) {
+    owner.AddInt64(process_descriptor::kPid, track.pid);
+    if (!track.name.empty()) owner.AddBytes(process_descriptor::kProcessName, track.name);
+    descriptor.AddMessage(track_descriptor::kProcess, owner);
+  } else {
+    owner.AddInt64(thread_descriptor::kPid, track.pid);
+    owner.AddInt64(thread_descriptor::kTid, track.tid);
+    if (!track.name.empty()) owner.AddBytes(thread_descriptor::kThreadName, track.name);
+    descriptor.AddMessage(track_descriptor::kThread, owner);
+  }
+  packet_.Clear();
+  packet_.AddVarint(packet::kTrustedPacketSequenceId, kSequenceId);
+  packet_.AddMessage(packet::kTrackDescriptor, descriptor);
+  WritePacket(packet_);
+}
+
+void PerfettoTraceWriter::AddEvent(const TimelineEvent& event) {
+  const uint64_t track = TrackFor(event);
+  event_.Clear();
+  const bool is_instant = event.kind == EventKind::kNvtxMark;
+  event_.AddVarint(track_event::kType,
+                   is_instant ? track_event::kInstant : track_event::kSliceBegin);
+  event_.AddVarint(track_event::kTrackUuid, track);
+  event_.AddVarint(track_event::kNameIid,
+                   Intern(&event_names_, interned_data::kEventNames, event.name));
+  event_.AddVarint(track_event::kCategoryIids, Intern(&categories_, interned_data::kEventCategories,
+                                                      EventCategory(event.kind)));
+  for (const EventArg& arg : event.args) {
+    scratch_.Clear();
+    scratch_.AddVarint(debug_annotation::kNameIid,
+                       Intern(&annotation_names_, interned_data::kDebugAnnotationNames, arg.key));
+    if (arg.is_text) {
+      scratch_.AddBytes(debug_annotation::kStringValue, arg.text);
+    } else {
+      scratch_.AddInt64(debug_annotation::kIntValue, arg.number);
+    }
+    event_.AddMessage(track_event::kDebugAnnotations, scratch_);
+  }
+  // The call and each of its GPU operations carry the flow id; the earliest event (the call)
+  // becomes the source, so a call that launched several operations links to all of them in turn.
+  if (event.flow_id != 0) event_.AddFixed64(track_event::kFlowIds, event.flow_id);
+  WriteEvent(event.start_ns, event_, true);
+  if (is_instant) return;
+  event_.Clear();
+  event_.AddVarint(track_event::kType, track_event::kSliceEnd);
+  event_.AddVarint(track_event::kTrackUuid, track);
+  WriteEvent(event.end_ns, event_, false);
+}
+
+uint64_t PerfettoTraceWriter::TrackFor(const TimelineEvent& event) {
+  const uint64_t thread = track_uuids_[TrackKey{event.pid, event.tid, Subtrack::kMain, 0}];
+  switch (event.kind) {
+    case EventKind::kCudaApi:
+      return ChildTrack({event.pid, event.tid, Subtrack::kCudaApi, 0}, thread, kCudaApiTrackName);
+    case EventKind::kOsRuntime:
+      return ChildTrack({event.pid, event.tid, Subtrack::kOsRuntime, 0}, thread,
+                        kOsRuntimeTrackName);
+    case EventKind::kNvtxStartEnd: {
+      const size_t lane = LaneFor(event.pid, event.start_ns, event.end_ns);
+      const uint64_t process = track_uuids_[TrackKey{event.pid, 0, Subtrack::kMain, 0}];
+      return ChildTrack({event.pid, 0, Subtrack::kNvtxStartEndLane, lane}, process,
+                        kNvtxStartEndTrackName);
+    }
+    default:
+      return thread;
+  }
+}
+
+uint64_t PerfettoTraceWriter::ChildTrack(const TrackKey& key, uint64_t parent_uuid,
+                                         std::string_view name) {
+  auto [track, added] = track_uuids_.emplace(key, 0);
+  if (!added) return track->second;
+  track->second = next_uuid_++;
+  ProtoMessage descriptor;
+  descriptor.AddVarint(track_descriptor::kUuid, track->second);
+  descriptor.AddVarint(track_descriptor::kParentUuid, parent_uuid);
+  descriptor.AddBytes(track_descriptor::kName, name);
+  packet_.Clear();
+  packet_.AddVarint(packet::kTrustedPacketSequenceId, kSequenceId);
+  packet_.AddMessage(packet::kTrackDescriptor, descriptor);
+  WritePacket(packet_);
+  return track->second;
+}
+
+// Start/end ranges arrive in start order, so the first lane whose last range has ended is free.
+size_t PerfettoTraceWriter::LaneFor(int64_t pid, int64_t start_ns, int64_t end_ns) {
+  std::vector<int64_t>& ends = lane_ends_[pid];
+  size_t lane = 0;
+  while (lane < ends.size() && ends[lane] > start_ns) ++lane;
+  if (lane == ends.size()) ends.push_back(end_ns);
+  ends[lane] = end_ns;
+  return lane;
+}
+
+// The interned id of `text`, adding it to the packet being written when it is new.
+uint64_t PerfettoTraceWriter::Intern(std::map<std::string, uint64_t, std::less<>>* table,
+                                     uint32_t interned_field, std::string_view text) {
+  auto found = table->find(text);
+  if (found != table->end()) return found->second;
+  const uint64_t iid = table->size() + 1;  // 0 means "not set"
+  table->emplace(std::string(text), iid);
+  ProtoMessage entry;
+  entry.AddVarint(interned_string::kIid, iid);
+  entry.AddBytes(interned_string::kName, text);
+  interned_.AddMessage(interned_field, entry);
+  return iid;
+}
+
+void PerfettoTraceWriter::WriteEvent(int64_t ts_ns, const ProtoMessage& track_event,
+                                     bool track_event_uses_interning) {
+  packet_.Clear();
+  packet_.AddInt64(packet::kTimestamp, ts_ns);
+  packet_.AddVarint(packet::kTrustedPacketSequenceId, kSequenceId);
+  // Only events that refer to interned names need the flag (slice ends do not: 2 bytes each).
+  if (track_event_uses_interning) {
+    packet_.AddVarint(packet::kSequenceFlags, packet::kNeedsIncrementalState);
+  }
+  if (!interned_.empty()) {
+    packet_.AddMessage(packet::kInternedData, interned_);
+    interned_.Clear();
+  }
+  packet_.AddMessage(packet::kTrackEvent, track_event);
+  WritePacket(packet_);
+}
+
+void PerfettoTraceWriter::WritePacket(const ProtoMessage& packet) {
+  framed_.Clear();
+  framed_.AddMessage(trace::kPacket, packet);
+  out_->Append(framed_.bytes());
+}
+
+}  // namespace prof::exporter
