@@ -17,6 +17,9 @@ class Command {
   virtual CLI::App* Register(CLI::App& app) = 0;
   // Runs after a successful parse when this subcommand was chosen; returns prof's exit code.
   virtual int Run() = 0;
+  // The exit code of a command line this subcommand cannot parse (`prof diff` keeps 1 for "a
+  // regression", so its errors exit 2).
+  virtual int UsageErrorExitCode() const { return 1; }
 };
 
 }  // namespace prof::cli

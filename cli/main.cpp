@@ -6,6 +6,9 @@
 #include <memory>
 #include <vector>
 
+#include "cli/analyze_command.h"
+#include "cli/diff_command.h"
+#include "cli/export_command.h"
 #include "cli/profile_command.h"
 #include "cli/stats_command.h"
 
@@ -28,6 +31,9 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<prof::cli::Command>> commands;
   commands.push_back(prof::cli::MakeProfileCommand());
   commands.push_back(prof::cli::MakeStatsCommand());
+  commands.push_back(prof::cli::MakeDiffCommand());
+  commands.push_back(prof::cli::MakeAnalyzeCommand());
+  commands.push_back(prof::cli::MakeExportCommand());
   std::vector<CLI::App*> subcommands;
   for (auto& command : commands) subcommands.push_back(command->Register(app));
 
@@ -41,6 +47,9 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     spdlog::error("error: {}", e.what());
+    for (size_t i = 0; i < commands.size(); ++i) {
+      if (subcommands[i]->parsed()) return commands[i]->UsageErrorExitCode();
+    }
     return 1;
   }
   for (size_t i = 0; i < commands.size(); ++i) {

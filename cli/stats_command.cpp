@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "cli/output_options.h"
 #include "stats/report_registry.h"
 #include "stats/stats_runner.h"
 
@@ -41,17 +42,7 @@ class StatsCommand : public Command {
                         " (default: " + DefaultReportNames() + ", those with data)")
         ->delimiter(',')
         ->allow_extra_args(false);  // one value per -r, so the report path stays positional
-    sub->add_option("-f,--format", options_.format,
-                    "column, table, csv, tsv or json (default: column on stdout, csv for files)");
-    sub->add_option("-o,--output", options_.output,
-                    "'-' for stdout, or a prefix: each report goes to <prefix>_<report>.<ext>")
-        ->default_str("-");
-    sub->add_option("--timeunit", options_.time_unit,
-                    "Unit of the time columns: nsec, usec, msec, sec")
-        ->default_str("nsec");
-    sub->add_flag("--force-overwrite", options_.force_overwrite,
-                  "Replace existing output files (--force-overwrite=false to refuse)");
-    sub->add_flag("-q,--quiet", options_.quiet, "Print only errors");
+    AddOutputOptions(sub, "report", &options_);
     sub->add_option("report", report_path_,
                     "The report: a .sqlite file from prof profile or nsys export")
         ->required();

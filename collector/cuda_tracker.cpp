@@ -174,8 +174,7 @@ void CudaTracker::OnInitStatus(const ProcessStream& process, const RecordHeader&
   const std::string_view text =
       TrailingText<protocol::CudaInitStatusRecord>(record, init.text_length);
   warnings_.push_back("process " + std::to_string(process.pid) + ": CUDA not traced: " +
-                      InitStatusText(init.status) + (text.empty() ? "" : ": ") +
-                      std::string(text));
+                      InitStatusText(init.status) + (text.empty() ? "" : ": ") + std::string(text));
 }
 
 void CudaTracker::OnApiName(const ProcessStream& /*process*/, const RecordHeader& record,
@@ -377,9 +376,9 @@ void CudaTracker::OnDevice(const ProcessStream& process, const RecordHeader& rec
 }
 
 void CudaTracker::WriteStreamOnce(const storage::CudaStreamRow& row) {
-  const auto key = std::make_tuple(static_cast<uint32_t>(row.process_id),
-                                   static_cast<uint32_t>(row.context_id),
-                                   static_cast<uint32_t>(row.stream_id));
+  const auto key =
+      std::make_tuple(static_cast<uint32_t>(row.process_id), static_cast<uint32_t>(row.context_id),
+                      static_cast<uint32_t>(row.stream_id));
   if (written_streams_.insert(key).second) writer_->AddCudaStream(row);
 }
 

@@ -97,16 +97,20 @@ Status RunReportQuery(storage::Database* db, const ReportSpec& report,
   if (Status status = SetOptions(db, report, options); !status.ok()) return status;
   if (Status status = CreateStandIns(db, report); !status.ok()) return status;
   if (Status status = CreateViews(db, report); !status.ok()) return status;
-  storage::Statement statement;
-  if (!db->Prepare(*sql, &statement).ok()) return QueryError(db, report);
+  if (!RunQuery(db, *sql, out).ok()) return QueryError(db, report);
+  return Status::Ok();
+}
 
+Status RunQuery(storage::Database* db, std::string_view sql, ResultTable* out) {
+  storage::Statement statement;
+  if (Status status = db->Prepare(sql, &statement); !status.ok()) return status;
   ResultTable table;
   for (int column = 0; column < statement.ColumnCount(); ++column) {
     table.columns.push_back(statement.ColumnName(column));
   }
   bool has_row = false;
   while (true) {
-    if (!statement.Step(&has_row).ok()) return QueryError(db, report);
+    if (Status status = statement.Step(&has_row); !status.ok()) return status;
     if (!has_row) break;
     std::vector<Cell>& row = table.rows.emplace_back();
     for (int column = 0; column < statement.ColumnCount(); ++column) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -23,5 +24,10 @@ Status RunReportQuery(storage::Database* db, const ReportSpec& report,
                       const std::vector<std::string>& options, ResultTable* out);
 // The same without options.
 Status RunReportQuery(storage::Database* db, const ReportSpec& report, ResultTable* out);
+
+// Runs one SELECT statement and returns its columns and every row (also used by `prof analyze`).
+// On failure the Status holds the storage layer's message (which quotes the SQL); db->ErrorText()
+// has SQLite's reason alone.
+Status RunQuery(storage::Database* db, std::string_view sql, ResultTable* out);
 
 }  // namespace prof::stats

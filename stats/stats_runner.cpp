@@ -16,32 +16,13 @@
 namespace prof::stats {
 namespace {
 
-// The options, checked and looked up.
-struct Settings {
-  const OutputFormat* format = nullptr;
-  TimeUnit time_unit;
-  bool to_stdout = true;
-};
-
 // One selected report, rendered; no text when it had no rows (or lacked its tables).
 struct RenderedReport {
   ReportRequest request;
   std::optional<std::string> text;
 };
 
-Status ResolveSettings(const StatsOptions& options, Settings* out) {
-  out->to_stdout = options.output == "-";
-  if (options.output.empty()) return Status::Error("the output (-o) must be '-' or a file prefix");
-  const std::string format =
-      options.format.empty() ? (out->to_stdout ? "column" : "csv") : options.format;
-  out->format = FindOutputFormat(format);
-  if (out->format == nullptr) {
-    return Status::Error("unknown format '" + format + "'; valid formats: " + OutputFormatNames());
-  }
-  return ParseTimeUnit(options.time_unit, &out->time_unit);
-}
-
-Status Render(storage::Database* db, const ReportRequest& request, const Settings& settings,
+Status Render(storage::Database* db, const ReportRequest& request, const OutputSettings& settings,
               RenderedReport* out) {
   out->request = request;
   const ReportSpec& report = *request.report;
@@ -67,7 +48,7 @@ void NoteSkipped(const std::string& report_path, const ReportSpec& report, bool 
 
 // Reports one after another, a blank line apart; column and table ones under nsys's title line.
 Status WriteToStdout(const std::vector<RenderedReport>& rendered, const std::string& report_path,
-                     const Settings& settings, bool quiet) {
+                     const OutputSettings& settings, bool quiet) {
   bool first = true;
   for (const RenderedReport& item : rendered) {
     if (!item.text) {
@@ -91,7 +72,7 @@ Status WriteToStdout(const std::vector<RenderedReport>& rendered, const std::str
 
 // Checks every target before writing the first, so that a failure leaves no file behind.
 Status WriteToFiles(const std::vector<RenderedReport>& rendered, const std::string& report_path,
-                    const Settings& settings, const StatsOptions& options) {
+                    const OutputSettings& settings, const StatsOptions& options) {
   std::vector<std::string> paths;
   for (const RenderedReport& item : rendered) {
     paths.push_back(
@@ -115,8 +96,8 @@ Status WriteToFiles(const std::vector<RenderedReport>& rendered, const std::stri
 }  // namespace
 
 Status RunStats(const std::string& report_path, const StatsOptions& options) {
-  Settings settings;
-  if (Status status = ResolveSettings(options, &settings); !status.ok()) return status;
+  OutputSettings settings;
+  if (Status status = ResolveOutputSettings(options, &settings); !status.ok()) return status;
   storage::Database db;
   if (Status status = OpenReportDatabase(report_path, &db); !status.ok()) return status;
   std::vector<ReportRequest> reports;

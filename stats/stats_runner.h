@@ -16,24 +16,14 @@
 #include <vector>
 
 #include "common/status.h"
+#include "stats/output_options.h"
 
 namespace prof::stats {
 
-struct StatsOptions {
+struct StatsOptions : OutputOptions {
   // Report names (report_registry.h), each optionally followed by its options
   // ("cuda_gpu_kern_sum:base"); empty: every default report whose tables the file has.
   std::vector<std::string> reports;
-  // column, table, csv, tsv or json; empty: column on stdout, csv into files (nsys's defaults).
-  std::string format;
-  // "-": stdout. Otherwise a prefix: report R goes to `<prefix>_<R>.<ext>` (txt for column and
-  // table, else the format's name).
-  std::string output = "-";
-  // nsec, usec, msec or sec: the unit of the time columns.
-  std::string time_unit = "nsec";
-  // Replace existing output files instead of failing.
-  bool force_overwrite = false;
-  // No notes on stderr (SKIPPED lines, files written).
-  bool quiet = false;
 };
 
 Status RunStats(const std::string& report_path, const StatsOptions& options);

@@ -1,6 +1,7 @@
-// CUDA graph creation, cloning and instantiation, from CUPTI's resource callbacks: the rows of nsys's
-// CUDA_GRAPH_EVENTS, which tie the graphExecId of each graph launch back to the graph it came from.
-// Runs on the application thread that made the graph; one record per event, no allocation.
+// CUDA graph creation, cloning and instantiation, from CUPTI's resource callbacks: the rows of
+// nsys's CUDA_GRAPH_EVENTS, which tie the graphExecId of each graph launch back to the graph it
+// came from. Runs on the application thread that made the graph; one record per event, no
+// allocation.
 #pragma once
 
 #include <cupti.h>

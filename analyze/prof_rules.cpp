@@ -1,0 +1,141 @@
+// prof's own rules: they name the cause of lost GPU time and its remedy, where nsys's rules list
+// symptoms. Each takes step= and warmup= (the steady state, analysis_window.h).
+#include "analyze/rule_definitions.h"
+
+namespace prof::analyze {
+namespace {
+
+// The options of every steady-state rule.
+const std::vector<RuleOption> kSteadyStateOptions = {
+    {"step", OptionKind::kText, std::nullopt,
+     "the repeating NVTX range (default: the one whose instances take the most time)"},
+    {"warmup", OptionKind::kInteger, 1, "instances of the step range to skip (default 1)", 0},
+};
+
+// Every prof rule reads the GPU operations with their launching calls (analyze_stream_ops).
+RuleSpec ProfRule(std::string_view name, std::string_view title) {
+  RuleSpec rule;
+  rule.name = name;
+  rule.title = title;
+  rule.is_default = false;
+  rule.required_tables = {kStringIds, kRuntimeCalls};
+  rule.any_of_tables = kGpuOperationTables;
+  rule.any_of_missing = kNoGpuOperations;
+  rule.optional_tables = {"NVTX_EVENTS", "OSRT_API"};
+  rule.views = {"analyze_stream_ops"};
+  rule.options = kSteadyStateOptions;
+  return rule;
+}
+
+RuleSpec Overlap() {
+  RuleSpec rule = ProfRule("overlap", "Copy/Kernel Overlap and Launch Overhead");
+  rule.views.push_back("analyze_device_overlap");
+  rule.advice =
+      "Copy Overlap is the share of copy time during which a kernel ran on the same GPU: copies\n"
+      "that do not overlap add their whole time to the step. A high Short Kernel Time (kernels\n"
+      "under 10 us) with a small launch latency means the GPU waits for the host to launch.\n"
+      "\n"
+      "Suggestions:\n"
+      "   1. Low overlap: copy pinned memory with non_blocking=True, on a side stream, one batch\n"
+      "      ahead (DataLoader pin_memory=True, prefetching).\n"
+      "   2. Launch-bound: capture the step in a CUDA graph (torch.compile(mode=\"reduce-\n"
+      "      overhead\"), torch.cuda.graphs), fuse small kernels, or use larger batches.";
+  rule.no_result = "No kernel or copy ran in the window.";
+  return rule;
+}
+
+RuleSpec SyncHotspots() {
+  RuleSpec rule = ProfRule("sync_hotspots", "Host Synchronization Hotspots");
+  rule.views = {"analyze_stream_ops",    "cuda_api_calls",     "nvtx_ranges",
+                "analyze_thread_ranges", "analyze_cuda_calls", "analyze_sync_calls"};
+  rule.advice =
+      "The host waited for the GPU in these calls, by thread and innermost NVTX range. Calls\n"
+      "equal to Range Instances mean one wait per instance: in a training loop, a sync every\n"
+      "step. In PyTorch, .item(), .cpu(), print(tensor), torch.cuda.synchronize() and copies\n"
+      "to pageable memory each wait.\n"
+      "\n"
+      "Suggestion: keep values on the GPU (accumulate the loss as a tensor) and read them every\n"
+      "N steps; copy with non_blocking=True into pinned memory.";
+  rule.no_result = "No synchronizing call was found in the window.";
+  return rule;
+}
+
+RuleSpec IdleClass() {
+  RuleSpec rule = ProfRule("idle_class", "Stream Idle Time by Class");
+  rule.advice =
+      "Idle time between the operations of each stream, by what the next operation waited for:\n"
+      "Host Wait (it was launched only after the stream ran dry: the host is too slow to keep\n"
+      "the GPU fed), Dependency Wait (it was queued but waited for another stream) and Other\n"
+      "(queued, nothing else finished meanwhile: launch latency).\n"
+      "\n"
+      "Suggestions:\n"
+      "   1. Host wait: find what the host did with `prof analyze -r gap_cause`; remove syncs,\n"
+      "      feed data faster (DataLoader workers, pinned memory), or launch less (CUDA graphs).\n"
+      "   2. Dependency wait: split the work so the streams do not wait on each other.";
+  rule.no_result = "No stream had operations in the window.";
+  return rule;
+}
+
+// gap_cause and gap_cause_sum read the gaps and causes of analyze_gap_causes.
+RuleSpec GapCauseRule(std::string_view name, std::string_view title) {
+  RuleSpec rule = ProfRule(name, title);
+  rule.views = {"analyze_stream_ops",    "cuda_api_calls",        "nvtx_ranges",
+                "analyze_thread_ranges", "analyze_cuda_calls",    "analyze_sync_calls",
+                "analyze_osrt_calls",    "analyze_gap_threshold", "analyze_gap_causes"};
+  rule.options.push_back({"gap", OptionKind::kInteger, std::nullopt,
+                          "minimum gap length in us (default: 5% of the median steady-state step,"
+                          " else 100)",
+                          0});
+  rule.no_result = "No GPU was idle longer than the gap threshold in the window.";
+  return rule;
+}
+
+// The remedies, by cause, of the gap rules.
+constexpr std::string_view kGapRemedies =
+    "Suggestions, by cause:\n"
+    "   OS runtime call (poll, read, pthread_cond_wait, sem_wait, ... on the main thread): it\n"
+    "      waits for data: more DataLoader workers (num_workers), prefetch_factor,\n"
+    "      persistent_workers=True, pin_memory=True.\n"
+    "   CUDA synchronization: remove per-step syncs (.item(), .cpu(), print(tensor)).\n"
+    "   CUDA API call: slow launches or allocations: CUDA graphs, fewer allocations.\n"
+    "   host code: Python work between launches: CUDA graphs or torch.compile, larger batches.";
+
+RuleSpec GapCause() {
+  RuleSpec rule = GapCauseRule("gap_cause", "GPU Gap Causes");
+  rule.advice =
+      "In these gaps a GPU ran nothing. TID is the thread that launched the work ending the\n"
+      "gap (the one the GPU waited for), Cause what that thread did for most of the gap.\n"
+      "\n" +
+      std::string(kGapRemedies);
+  return rule;
+}
+
+RuleSpec GapCauseSum() {
+  RuleSpec rule = GapCauseRule("gap_cause_sum", "GPU Idle Time by Cause");
+  rule.advice =
+      "GPU idle time (the gaps of gap_cause) by what the launching thread was doing.\n"
+      "\n" +
+      std::string(kGapRemedies);
+  return rule;
+}
+
+RuleSpec Summary() {
+  RuleSpec rule = GapCauseRule("summary", "Findings, by Recoverable Time");
+  rule.is_default = true;
+  rule.views.insert(rule.views.end() - 1, "analyze_device_overlap");
+  rule.advice =
+      "What costs the most GPU time in the window, largest first. Recoverable is an estimate of\n"
+      "the GPU time a fix could win back; Rows names the rule that lists the evidence.";
+  rule.no_result =
+      "Nothing found: no GPU gap over the threshold, no copy left without overlap, and the\n"
+      "GPU was not found busy enough to call the step GPU-bound.";
+  return rule;
+}
+
+}  // namespace
+
+std::vector<RuleSpec> ProfRules() {
+  return {Summary(), Overlap(), SyncHotspots(), IdleClass(), GapCause(), GapCauseSum()};
+}
+
+}  // namespace prof::analyze

@@ -1,0 +1,103 @@
+#include "analyze/rule_query.h"
+
+#include "analyze/analysis_window.h"
+#include "stats/report_query.h"
+
+namespace prof::analyze {
+namespace {
+
+// One line naming the rule and SQLite's reason (the storage messages quote the whole SQL).
+Status RuleError(storage::Database* db, const RuleRequest& request) {
+  return Status::Error("rule " + std::string(request.rule->name) + " failed on " + db->path() +
+                       ": " + db->ErrorText());
+}
+
+Status FindMissingTable(storage::Database* db, const RuleSpec& rule,
+                        std::optional<std::string>* missing) {
+  for (const RequiredTable& required : rule.required_tables) {
+    bool exists = false;
+    if (Status status = db->TableExists(required.table, &exists); !status.ok()) return status;
+    if (!exists) {
+      *missing = db->path() + " could not be analyzed because it " + std::string(required.missing);
+      return Status::Ok();
+    }
+  }
+  bool any = rule.any_of_tables.empty();
+  for (std::string_view table : rule.any_of_tables) {
+    bool exists = false;
+    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    any = any || exists;
+  }
+  if (!any) {
+    *missing = db->path() + " could not be analyzed because it " + std::string(rule.any_of_missing);
+  }
+  return Status::Ok();
+}
+
+Status SetOptions(storage::Database* db, const RuleRequest& request) {
+  if (!db->Exec("CREATE TEMP TABLE IF NOT EXISTS rule_options (name TEXT PRIMARY KEY, value);"
+                "DELETE FROM rule_options;")
+           .ok()) {
+    return RuleError(db, request);
+  }
+  storage::Statement insert;
+  if (!db->Prepare("INSERT INTO rule_options VALUES (?, ?)", &insert).ok()) {
+    return RuleError(db, request);
+  }
+  for (const auto& [name, value] : request.values) {
+    insert.BindText(1, std::string_view(name));
+    if (std::holds_alternative<int64_t>(value)) {
+      insert.BindInt64(2, std::get<int64_t>(value));
+    } else if (std::holds_alternative<std::string>(value)) {
+      insert.BindText(2, std::string_view(std::get<std::string>(value)));
+    } else {
+      insert.BindNull(2);
+    }
+    if (!insert.Run().ok()) return RuleError(db, request);
+  }
+  return Status::Ok();
+}
+
+// Stand-ins go first: the rule's views read them.
+Status CreateStandInsAndViews(storage::Database* db, const RuleRequest& request) {
+  const RuleSpec& rule = *request.rule;
+  std::vector<std::string_view> stood_in = rule.any_of_tables;
+  stood_in.insert(stood_in.end(), rule.optional_tables.begin(), rule.optional_tables.end());
+  for (std::string_view table : stood_in) {
+    bool exists = false;
+    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    if (exists) continue;
+    const std::optional<std::string> sql = StandInSql(table);
+    if (!sql) return Status::Error("no stand-in SQL compiled in for table " + std::string(table));
+    if (!db->Exec(*sql).ok()) return RuleError(db, request);
+  }
+  for (std::string_view view : rule.views) {
+    const std::optional<std::string_view> sql = ViewSql(view);
+    if (!sql) return Status::Error("no SQL compiled in for view " + std::string(view));
+    if (!db->Exec(*sql).ok()) return RuleError(db, request);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RunRule(storage::Database* db, const RuleRequest& request, RuleResult* out) {
+  *out = RuleResult{};
+  if (Status status = FindMissingTable(db, *request.rule, &out->skip_note); !status.ok()) {
+    return status;
+  }
+  if (out->skip_note) return Status::Ok();
+  const std::optional<std::string_view> sql = RuleSql(*request.rule);
+  if (!sql) return Status::Error("no SQL compiled in for rule " + std::string(request.rule->name));
+  WindowOutcome window;
+  if (!ApplyAnalysisWindow(db, request, &window).ok()) return RuleError(db, request);
+  out->skip_note = window.skip_note;
+  out->window_note = window.note;
+  if (out->skip_note) return Status::Ok();
+  if (Status status = SetOptions(db, request); !status.ok()) return status;
+  if (Status status = CreateStandInsAndViews(db, request); !status.ok()) return status;
+  if (!stats::RunQuery(db, *sql, &out->table).ok()) return RuleError(db, request);
+  return Status::Ok();
+}
+
+}  // namespace prof::analyze

@@ -1,0 +1,72 @@
+#include "analyze/rule_registry.h"
+
+#include <cctype>
+
+#include "analyze/embedded_sql.h"
+#include "analyze/rule_definitions.h"
+#include "stats/report_registry.h"
+
+namespace prof::analyze {
+namespace {
+
+std::string LowerCase(std::string_view text) {
+  std::string lower;
+  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
+}  // namespace
+
+const std::vector<RuleOption>& CommonOptions() {
+  static const std::vector<RuleOption> options = {
+      {"rows", OptionKind::kInteger, 50, "at most this many rows, -1 for all (default 50)", -1},
+      {"start", OptionKind::kInteger, std::nullopt, "only data after this time (ns)", 0},
+      {"end", OptionKind::kInteger, std::nullopt, "only data before this time (ns)", 0},
+      {"nvtx", OptionKind::kText, std::nullopt,
+       "only data of the first NVTX range of this name (<range>[@<domain>])"},
+  };
+  return options;
+}
+
+const std::vector<RuleSpec>& AllRules() {
+  static const std::vector<RuleSpec> rules = [] {
+    std::vector<RuleSpec> all = NsysRules();
+    for (RuleSpec& rule : ProfRules()) all.push_back(std::move(rule));
+    return all;
+  }();
+  return rules;
+}
+
+const RuleSpec* FindRule(std::string_view name) {
+  for (const RuleSpec& rule : AllRules()) {
+    if (rule.name == name) return &rule;
+  }
+  return nullptr;
+}
+
+std::string RuleNames() {
+  std::string names;
+  for (const RuleSpec& rule : AllRules()) {
+    names += (names.empty() ? "" : ", ") + std::string(rule.name);
+  }
+  return names;
+}
+
+std::optional<std::string_view> RuleSql(const RuleSpec& rule) {
+  return FindEmbeddedSql("rules/" + std::string(rule.name) + ".sql");
+}
+
+std::optional<std::string_view> ViewSql(std::string_view view) {
+  if (auto own = FindEmbeddedSql("views/" + std::string(view) + ".sql")) return own;
+  return stats::ViewSql(view);
+}
+
+std::optional<std::string> StandInSql(std::string_view table) {
+  if (std::optional<std::string> prof_ddl = stats::StandInSql(table)) return prof_ddl;
+  const std::optional<std::string_view> own =
+      FindEmbeddedSql("stand_ins/" + LowerCase(table) + ".sql");
+  if (!own) return std::nullopt;
+  return std::string(*own);
+}
+
+}  // namespace prof::analyze

@@ -1,0 +1,158 @@
+-- summary: the findings of the other prof rules, ranked by the GPU time they could give back in
+-- the window (the steady state by default), each as one sentence with its evidence, the usual
+-- remedy and the rule that lists the rows behind it. Times in ns.
+-- Recoverable time, per finding (the gaps are those of gap_cause, analyze_gap_causes):
+--   input wait:      idle time of the gaps during which the launching thread was blocked in an
+--                    OS runtime call (poll, read, pthread_cond_wait, ...: waiting for data);
+--   host syncs:      idle time of the gaps caused by stream/device/event synchronizations;
+--   pageable copies: idle time of the gaps caused by copies the host had to wait for
+--                    (synchronous copies, async copies on pageable memory);
+--   host code:       idle time of the gaps during which the launching thread ran untraced code
+--                    or slow CUDA calls; named launch-bound when most kernels are under 10 us;
+--   unhidden copies: copy time no kernel overlapped (analyze_device_overlap), at most the kernel
+--                    time: a copy can only hide behind kernels that exist;
+--   GPU-bound:       no recoverable estimate (NULL): listed when the devices are idle (in gaps of
+--                    any length) less than 5% of their spans.
+-- Rows by recoverable time, largest first (GPU-bound last), at most rows= rows. A finding with
+-- nothing to recover is left out; no row at all means nothing was found.
+WITH
+  span AS (SELECT max(end) - min(start) AS ns FROM analyze_stream_ops),
+  steps AS (SELECT steps AS n FROM analysis_steady_state),
+  gaps AS (SELECT * FROM analyze_gap_causes),
+  gap_groups AS (
+    SELECT
+      CASE
+        WHEN cause = 'OS runtime call' THEN 'input wait'
+        WHEN cause = 'CUDA synchronization' AND call LIKE 'cudaMemcpy%' THEN 'pageable copies'
+        WHEN cause = 'CUDA synchronization' THEN 'host syncs'
+        WHEN cause IN ('host code', 'CUDA API call') THEN 'host code'
+      END AS finding,
+      duration, call, nvtxRange, tid
+    FROM gaps
+  ),
+  -- Per finding: idle time, gaps, and the call and range behind most of that time.
+  gap_findings AS (
+    SELECT finding, sum(duration) AS idle, count(*) AS gapCount,
+           (SELECT g2.call FROM gap_groups AS g2 WHERE g2.finding = g.finding
+            GROUP BY g2.call ORDER BY sum(g2.duration) DESC, g2.call LIMIT 1) AS topCall,
+           (SELECT g2.nvtxRange FROM gap_groups AS g2 WHERE g2.finding = g.finding
+            GROUP BY g2.nvtxRange ORDER BY sum(g2.duration) DESC, g2.nvtxRange LIMIT 1)
+             AS topRange
+    FROM gap_groups AS g
+    WHERE finding IS NOT NULL
+    GROUP BY finding
+  ),
+  syncs AS (
+    SELECT count(*) AS calls, sum(end - start) AS blocked FROM analyze_sync_calls
+    WHERE kind IN ('stream sync', 'device sync', 'event sync')
+  ),
+  copies AS (
+    SELECT count(*) AS calls, sum(end - start) AS blocked FROM analyze_sync_calls
+    WHERE kind IN ('sync copy', 'pageable async copy')
+  ),
+  device_totals AS (
+    SELECT sum(kernels) AS kernels, sum(shortKernels) AS shortKernels,
+           sum(kernelTime) AS kernelTime, sum(copyTime) AS copyTime,
+           sum(copyTime - overlapped) AS unhidden
+    FROM analyze_device_overlap
+  ),
+  -- Idle time in gaps of any length, and the devices' summed spans.
+  ordered_ops AS (
+    SELECT pid, deviceId, start, end,
+           max(end) OVER (PARTITION BY pid, deviceId ORDER BY start, end
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS previousEnd
+    FROM analyze_stream_ops
+  ),
+  device_time AS (
+    SELECT coalesce(sum(CASE WHEN start > previousEnd THEN start - previousEnd END), 0) AS idle,
+           (SELECT sum(span) FROM (SELECT max(end) - min(start) AS span FROM analyze_stream_ops
+                                   GROUP BY pid, deviceId)) AS span
+    FROM ordered_ops
+  ),
+  -- Text helpers: a duration in ms, " in <range>" when there is a range.
+  findings AS (
+    SELECT f.idle AS recoverable,
+      printf('The GPU was idle %.3f ms in %d gap%s while the thread that feeds it was blocked in '
+             || '%s%s: it was waiting for input data (DataLoader workers or file reads).',
+             f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
+             CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END) AS finding,
+      'More DataLoader workers (num_workers), prefetch_factor, persistent_workers=True, '
+        || 'pin_memory=True; move preprocessing out of the training loop.' AS remedy,
+      'gap_cause_sum' AS rule
+    FROM gap_findings AS f WHERE f.finding = 'input wait'
+    UNION ALL
+    SELECT f.idle,
+      printf('The GPU was idle %.3f ms in %d gap%s after the host waited in %s%s (%d stream, '
+             || 'device or event syncs in the window%s, %.3f ms blocked).',
+             f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
+             CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END, syncs.calls,
+             CASE WHEN steps.n > 0 THEN printf(', %.1f per step', 1.0 * syncs.calls / steps.n)
+                  ELSE '' END,
+             syncs.blocked / 1e6),
+      'Remove per-step syncs: no .item(), .cpu(), print(tensor) or torch.cuda.synchronize() in '
+        || 'the loop; accumulate metrics on the GPU and read them every N steps.',
+      'sync_hotspots'
+    FROM gap_findings AS f, syncs LEFT JOIN steps ON 1 WHERE f.finding = 'host syncs'
+    UNION ALL
+    SELECT f.idle,
+      printf('The GPU was idle %.3f ms in %d gap%s while the host waited in %s%s: %d copies '
+             || 'were synchronous or used pageable memory (%.3f ms blocked).',
+             f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
+             CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END, copies.calls,
+             copies.blocked / 1e6),
+      'Use pinned memory (DataLoader pin_memory=True, tensor.pin_memory()) and '
+        || '.to(device, non_blocking=True).',
+      'cuda_memcpy_async'
+    FROM gap_findings AS f, copies WHERE f.finding = 'pageable copies'
+    UNION ALL
+    SELECT f.idle,
+      CASE WHEN 2 * d.shortKernels >= d.kernels THEN
+        printf('The GPU was idle %.3f ms in %d gap%s while the host was launching work%s; %d of '
+               || '%d kernels ran under 10 us: the step is launch-bound.',
+               f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END,
+               CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END, d.shortKernels,
+               d.kernels)
+      ELSE
+        printf('The GPU was idle %.3f ms in %d gap%s while the host ran code between launches%s.',
+               f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END,
+               CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END)
+      END,
+      CASE WHEN 2 * d.shortKernels >= d.kernels THEN
+        'Launch less: CUDA graphs (torch.compile(mode="reduce-overhead")), kernel fusion, AMP, '
+          || 'larger batches.'
+      ELSE
+        'Move host work out of the loop or overlap it with GPU work; CUDA graphs or '
+          || 'torch.compile remove launch overhead; larger batches amortize it.'
+      END,
+      'gap_cause'
+    FROM gap_findings AS f, device_totals AS d WHERE f.finding = 'host code'
+    UNION ALL
+    SELECT min(d.unhidden, d.kernelTime),
+      printf('%.3f ms of the %.3f ms of copies ran while no kernel did; overlapping them with '
+             || 'the %.3f ms of kernels would hide up to %.3f ms.', d.unhidden / 1e6,
+             d.copyTime / 1e6, d.kernelTime / 1e6, min(d.unhidden, d.kernelTime) / 1e6),
+      'Copy the next batch ahead of time on a side stream, from pinned memory with '
+        || 'non_blocking=True, so copies overlap kernels.',
+      'overlap'
+    FROM device_totals AS d WHERE min(d.unhidden, d.kernelTime) > 0
+    UNION ALL
+    SELECT NULL,
+      printf('The GPUs were busy %.1f%% of their time (%.3f ms idle of %.3f ms): the step is '
+             || 'GPU-bound.', 100.0 - 100.0 * t.idle / t.span, t.idle / 1e6, t.span / 1e6),
+      'Make the kernels faster: AMP (torch.autocast with bf16 or fp16), TF32 matmuls, fused '
+        || 'or compiled kernels (torch.compile).',
+      'gpu_time_util'
+    FROM device_time AS t WHERE t.span > 0 AND 20 * t.idle < t.span
+  )
+SELECT
+  ROW_NUMBER() OVER (ORDER BY recoverable DESC NULLS LAST, rule) AS "Rank",
+  recoverable AS "Recoverable (ns)",                 -- estimated GPU time to win back
+  round(1.0 * recoverable / (SELECT n FROM steps), 1) AS "Per Step (ns)",
+  round(100.0 * recoverable / (SELECT ns FROM span), 1) AS "Window (%)",
+  finding AS "Finding",
+  remedy AS "Remedy",
+  'prof analyze -r ' || rule AS "Rows"               -- the rule that lists the evidence
+FROM findings
+WHERE recoverable IS NULL OR recoverable > 0
+ORDER BY 1
+LIMIT (SELECT value FROM rule_options WHERE name = 'rows');

@@ -1,0 +1,17 @@
+#include "stats/output_options.h"
+
+namespace prof::stats {
+
+Status ResolveOutputSettings(const OutputOptions& options, OutputSettings* out) {
+  out->to_stdout = options.output == "-";
+  if (options.output.empty()) return Status::Error("the output (-o) must be '-' or a file prefix");
+  const std::string format =
+      options.format.empty() ? (out->to_stdout ? "column" : "csv") : options.format;
+  out->format = FindOutputFormat(format);
+  if (out->format == nullptr) {
+    return Status::Error("unknown format '" + format + "'; valid formats: " + OutputFormatNames());
+  }
+  return ParseTimeUnit(options.time_unit, &out->time_unit);
+}
+
+}  // namespace prof::stats
