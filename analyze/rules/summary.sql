@@ -4,9 +4,12 @@
 -- Recoverable time, per finding (the gaps are those of gap_cause, analyze_gap_causes):
 --   input wait:      idle time of the gaps during which the launching thread was blocked in an
 --                    OS runtime call (poll, read, pthread_cond_wait, ...: waiting for data);
---   host syncs:      idle time of the gaps caused by stream/device/event synchronizations;
+--   host syncs:      idle time of the gaps caused by stream/device/event synchronizations; without
+--                    such gaps, the host time blocked in them (the time the host could have spent
+--                    launching ahead);
 --   pageable copies: idle time of the gaps caused by copies the host had to wait for
---                    (synchronous copies, async copies on pageable memory);
+--                    (synchronous copies, async copies on pageable memory); without such gaps,
+--                    the host time blocked in them;
 --   host code:       idle time of the gaps during which the launching thread ran untraced code
 --                    or slow CUDA calls; named launch-bound when most kernels are under 10 us;
 --   unhidden copies: copy time no kernel overlapped (analyze_device_overlap), at most the kernel
@@ -50,6 +53,14 @@ WITH
     SELECT count(*) AS calls, sum(end - start) AS blocked FROM analyze_sync_calls
     WHERE kind IN ('sync copy', 'pageable async copy')
   ),
+  -- ", 1.0 per step" texts when the window has steps.
+  per_step AS (
+    SELECT CASE WHEN steps.n > 0 THEN printf(', %.1f per step', 1.0 * syncs.calls / steps.n)
+                ELSE '' END AS syncs,
+           CASE WHEN steps.n > 0 THEN printf(', %.1f per step', 1.0 * copies.calls / steps.n)
+                ELSE '' END AS copies
+    FROM syncs, copies LEFT JOIN steps ON 1
+  ),
   device_totals AS (
     SELECT sum(kernels) AS kernels, sum(shortKernels) AS shortKernels,
            sum(kernelTime) AS kernelTime, sum(copyTime) AS copyTime,
@@ -81,29 +92,39 @@ WITH
       'gap_cause_sum' AS rule
     FROM gap_findings AS f WHERE f.finding = 'input wait'
     UNION ALL
-    SELECT f.idle,
-      printf('The GPU was idle %.3f ms in %d gap%s after the host waited in %s%s (%d stream, '
-             || 'device or event syncs in the window%s, %.3f ms blocked).',
-             f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
-             CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END, syncs.calls,
-             CASE WHEN steps.n > 0 THEN printf(', %.1f per step', 1.0 * syncs.calls / steps.n)
-                  ELSE '' END,
-             syncs.blocked / 1e6),
+    SELECT coalesce(f.idle, syncs.blocked),
+      CASE WHEN f.idle IS NOT NULL THEN
+        printf('The GPU was idle %.3f ms in %d gap%s after the host waited in %s%s (%d stream, '
+               || 'device or event syncs in the window%s, %.3f ms blocked).',
+               f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
+               CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END, syncs.calls,
+               per_step.syncs, syncs.blocked / 1e6)
+      ELSE
+        printf('The host was blocked %.3f ms in %d stream, device or event syncs%s.',
+               syncs.blocked / 1e6, syncs.calls, per_step.syncs)
+      END,
       'Remove per-step syncs: no .item(), .cpu(), print(tensor) or torch.cuda.synchronize() in '
         || 'the loop; accumulate metrics on the GPU and read them every N steps.',
       'sync_hotspots'
-    FROM gap_findings AS f, syncs LEFT JOIN steps ON 1 WHERE f.finding = 'host syncs'
+    FROM syncs LEFT JOIN gap_findings AS f ON f.finding = 'host syncs', per_step
+    WHERE syncs.calls > 0
     UNION ALL
-    SELECT f.idle,
-      printf('The GPU was idle %.3f ms in %d gap%s while the host waited in %s%s: %d copies '
-             || 'were synchronous or used pageable memory (%.3f ms blocked).',
-             f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
-             CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END, copies.calls,
-             copies.blocked / 1e6),
+    SELECT coalesce(f.idle, copies.blocked),
+      CASE WHEN f.idle IS NOT NULL THEN
+        printf('The GPU was idle %.3f ms in %d gap%s while the host waited in %s%s: %d copies '
+               || 'were synchronous or used pageable memory (%.3f ms blocked).',
+               f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
+               CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END, copies.calls,
+               copies.blocked / 1e6)
+      ELSE
+        printf('The host was blocked %.3f ms in %d copies that were synchronous or used pageable '
+               || 'memory%s.', copies.blocked / 1e6, copies.calls, per_step.copies)
+      END,
       'Use pinned memory (DataLoader pin_memory=True, tensor.pin_memory()) and '
         || '.to(device, non_blocking=True).',
       'cuda_memcpy_async'
-    FROM gap_findings AS f, copies WHERE f.finding = 'pageable copies'
+    FROM copies LEFT JOIN gap_findings AS f ON f.finding = 'pageable copies', per_step
+    WHERE copies.calls > 0
     UNION ALL
     SELECT f.idle,
       CASE WHEN 2 * d.shortKernels >= d.kernels THEN

@@ -5,12 +5,13 @@
 --   tid: the thread that launched the operation ending the gap, the one the GPU waited for
 --     (NULL when the launching call is not in the report)
 --   cause, call, callTime: what that thread did during the gap. Its OS runtime and CUDA calls that
---     overlap the gap are candidates; the one overlapping the gap longest is the cause when it
---     covers at least half the gap: 'OS runtime call' (e.g. poll, read, pthread_cond_wait on
---     DataLoader workers), 'CUDA synchronization' (a call with a syncKind in
---     analyze_cuda_calls) or 'CUDA API call'; call is its name, callTime its overlap with the
---     gap. Otherwise the cause is 'host code' (no traced call covers half the gap: Python or
---     other untraced work), or 'nothing traced' when the launching thread is unknown.
+--     overlap the gap are candidates, summed per function (a gap spent in many short reads or
+--     sleeps is spent in that function); the function overlapping the gap longest is the cause
+--     when it covers at least half the gap: 'OS runtime call' (e.g. poll, read,
+--     pthread_cond_wait on DataLoader workers), 'CUDA synchronization' (a call with a syncKind
+--     in analyze_cuda_calls) or 'CUDA API call'; call is its name, callTime its summed overlap
+--     with the gap. Otherwise the cause is 'host code' (no traced function covers half the gap:
+--     Python or other untraced work), or 'nothing traced' when the launching thread is unknown.
 --   nvtxRange: the innermost push/pop range of that thread around the gap's middle ('' if none)
 -- A device's gaps lie between its first operation's start and last operation's end: between the
 -- n-th end and the (n+1)-th start in time order, when that end comes first (as gpu_gaps).
@@ -55,9 +56,12 @@ WITH
       ON api.globalTid = gaps.tid AND api.start < gaps.gapEnd
      AND api.start >= gaps.gapStart - (SELECT cuda FROM longest) AND api.end > gaps.gapStart
   ),
+  per_function AS (
+    SELECT gapId, cause, call, sum(overlap) AS overlap FROM candidates GROUP BY gapId, cause, call
+  ),
   ranked AS (
     SELECT *, ROW_NUMBER() OVER (PARTITION BY gapId ORDER BY overlap DESC, cause, call) AS rank
-    FROM candidates
+    FROM per_function
   )
 SELECT
   gaps.gapId, gaps.duration, gaps.gapStart, gaps.gapEnd, gaps.pid, gaps.deviceId, gaps.tid,

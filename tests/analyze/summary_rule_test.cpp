@@ -86,6 +86,55 @@ TEST_CASE("summary names unhidden copies and a GPU-bound step", "[analyze][rules
                   "prof analyze -r gpu_time_util"}});
 }
 
+// BusyReport's GPU timeline (no gap over 100 us), but the copy reads pageable memory and each
+// step ends in a cudaStreamSynchronize: the host blocks although the GPU never waits long.
+std::string HostBlockedReport(const std::string& name) {
+  return stats::test::MakeReport(
+      name,
+      {"tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_runtime.sql",
+       "tables/cupti_activity_kind_memcpy.sql", "tables/nvtx_events.sql"},
+      KernelRows({{1000, 3000, 0, 7, 1}, {3010, 5000, 0, 7, 2}, {5050, 7000, 0, 7, 3}}) +
+          WithIds("INSERT INTO StringIds VALUES (1, 'kern'), (2, 'cudaLaunchKernel_v7000'),"
+                  " (3, 'cudaMemcpyAsync_v3020'), (4, 'cudaStreamSynchronize_v3020');"
+                  "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME"
+                  " (start, end, eventClass, globalTid, correlationId, nameId, returnValue) VALUES"
+                  " (10, 20, 1, $T1, 1, 2, 0), (30, 40, 1, $T1, 2, 2, 0),"
+                  " (50, 60, 1, $T1, 3, 2, 0), (6000, 9000, 1, $T1, 4, 3, 0),"
+                  " (2000, 3000, 1, $T1, 5, 4, 0), (4000, 5000, 1, $T1, 6, 4, 0),"
+                  " (9000, 9500, 1, $T1, 7, 4, 0);"
+                  "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId,"
+                  " streamId, correlationId, globalPid, bytes, copyKind, srcKind, dstKind)"
+                  " VALUES (7000, 9000, 0, 1, 9, 4, $G1, 1048576, 1, 0, 2);"
+                  "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId)"
+                  " VALUES (0, 3000, 59, 'step', $T1, 0), (3000, 5000, 59, 'step', $T1, 0),"
+                  " (5000, 9600, 59, 'step', $T1, 0);"));
+}
+
+TEST_CASE("summary names per-step syncs and pageable copies that left no GPU gap",
+          "[analyze][rules]") {
+  // No gap over the threshold, so the host's blocked time is what there is to win: the pageable
+  // copy's call 3000 ns (1 in 3 steps), the syncs 1000 + 1000 + 500 ns (1 per step). The copy
+  // [7000,9000] overlaps no kernel: 2000 ns unhidden. Window: the GPU span [1000,9000], 8000 ns.
+  const RuleOutput output = RunRuleOn(HostBlockedReport("summary_host_blocked"), "summary:warmup=0");
+  REQUIRE(output.rows.size() == 4);
+  CHECK(output.rows[0] == Row{"1", "3000", "1000.0", "37.5",
+                              "The host was blocked 0.003 ms in 1 copies that were synchronous or"
+                              " used pageable memory, 0.3 per step.",
+                              "Use pinned memory (DataLoader pin_memory=True, tensor.pin_memory())"
+                              " and .to(device, non_blocking=True).",
+                              "prof analyze -r cuda_memcpy_async"});
+  CHECK(output.rows[1] == Row{"2", "2500", "833.3", "31.3",
+                              "The host was blocked 0.003 ms in 3 stream, device or event syncs,"
+                              " 1.0 per step.",
+                              "Remove per-step syncs: no .item(), .cpu(), print(tensor) or"
+                              " torch.cuda.synchronize() in the loop; accumulate metrics on the GPU"
+                              " and read them every N steps.",
+                              "prof analyze -r sync_hotspots"});
+  CHECK(output.rows[2][4].rfind("0.002 ms of the 0.002 ms of copies ran while no kernel did", 0) ==
+        0);
+  CHECK(output.rows[3][6] == "prof analyze -r gpu_time_util");
+}
+
 TEST_CASE("summary finds nothing where nothing is wrong", "[analyze][rules]") {
   // Kernels [1000,2000] and [2200,3000]: a 200 ns gap, under the 100 us threshold, yet 10% of the
   // time idle, so not GPU-bound either; no copy.
