@@ -1,0 +1,136 @@
+"""The suite's workloads: for each, the program and its sizes (full and --quick), the numbers it
+prints (its own timer; wall time when it has none) and the modes it runs in. A mode turns the
+program's argv into the command of one run: no profiler, prof, nsys, PyTorch Profiler."""
+import os
+from dataclasses import dataclass, field
+from typing import Callable
+
+BENCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORKLOAD_DIR = os.path.join(BENCH_DIR, "workloads")
+LAUNCH_LOOP = os.path.join(BENCH_DIR, "cuda_overhead", "launch_loop.py")
+
+
+@dataclass
+class Command:
+    argv: list
+    env: dict = field(default_factory=dict)
+    report: str | None = None  # the file the run leaves (its size is measured)
+    sqlite: str | None = None  # the SQLite report whose rows are counted
+    export: list | None = None  # nsys export to SQLite, timed after the run
+
+
+@dataclass
+class Mode:
+    name: str
+    needs: tuple
+    command: Callable  # (tools, program argv, path prefix) -> Command
+    input: str | None = None  # stats modes: the nvtx_events mode whose report they read
+
+
+@dataclass
+class Sizes:
+    quick: bool
+    events: int  # nvtx_events ranges; None: the workload's own default
+    events_rate: float
+
+
+@dataclass
+class Workload:
+    name: str
+    title: str
+    needs: tuple
+    metrics: tuple  # keys the program prints, lower is better; () times the whole command
+    program: Callable | None  # (tools, sizes) -> argv; None: the modes read reports (Mode.input)
+    modes: tuple
+
+
+def plain():
+    return Mode("plain", (), lambda tools, program, prefix: Command(program))
+
+
+def prof(trace):
+    def command(tools, program, prefix):
+        report = prefix + ".sqlite"
+        argv = [tools.prof, "profile", "-t", trace, "-q", "-f", "true", "-o", prefix]
+        return Command(argv + program, report=report, sqlite=report)
+
+    return Mode("prof", ("prof",), command)
+
+
+def nsys(trace):
+    # The same switches as bench/cuda_overhead/compare.sh: no CPU sampling or context switches,
+    # which prof does not record either.
+    def command(tools, program, prefix):
+        argv = [tools.nsys, "profile", f"--trace={trace}", "--sample=none", "--cpuctxsw=none",
+                "-f", "true", "-o", prefix]
+        export = [tools.nsys, "export", "--type", "sqlite", "-f", "true", "-o", prefix + ".sqlite",
+                  prefix + ".nsys-rep"]
+        return Command(argv + program, env=tools.nsys_env, report=prefix + ".nsys-rep",
+                       sqlite=prefix + ".sqlite", export=export)
+
+    return Mode("nsys", ("nsys",), command)
+
+
+def torch_profiler():
+    wrapper = os.path.join(WORKLOAD_DIR, "torch_profiler_wrap.py")
+
+    def command(tools, program, prefix):  # program is [python, script, args...]
+        trace = prefix + ".json"
+        return Command([program[0], wrapper, trace] + program[1:], report=trace)
+
+    return Mode("torch_profiler", ("torch",), command)
+
+
+def stats_mode(name, tool, input_mode):
+    """`<tool> stats` with its default reports on the large report nvtx_events' input_mode wrote;
+    its "program" is {nvtx_events mode: SQLite report}."""
+    def command(tools, inputs, prefix):
+        path = inputs[input_mode]
+        if tool == "prof":
+            return Command([tools.prof, "stats", path])
+        return Command([tools.nsys, "stats", path], env=tools.nsys_env)
+
+    return Mode(name, (tool, input_mode), command, input=input_mode)
+
+
+def _pick(sizes, full, quick):
+    return str(quick if sizes.quick else full)
+
+
+def _events_argv(tools, sizes):
+    count = sizes.events or (200_000 if sizes.quick else 10_000_000)
+    return [tools.binary("nvtx_events"), str(count), "4", str(sizes.events_rate)]
+
+
+WORKLOADS = (
+    Workload("launch_loop", "launch-bound Python loop: tiny kernels, each in an NVTX range",
+             ("torch", "gpu"), ("us_per_iter",),
+             lambda tools, sizes: [tools.python, LAUNCH_LOOP, _pick(sizes, 20000, 2000),
+                                   _pick(sizes, 2000, 200)],
+             (plain(), prof("cuda,nvtx"), nsys("cuda,nvtx"), torch_profiler())),
+    Workload("train_loop", "PyTorch training loop: conv net, DataLoader with 2 workers",
+             ("torch", "gpu"), ("ms_per_step",),
+             lambda tools, sizes: [tools.python, os.path.join(WORKLOAD_DIR, "train_loop.py"),
+                                   _pick(sizes, 300, 20), _pick(sizes, 20, 5), "2"],
+             (plain(), prof("cuda,nvtx,osrt"), nsys("cuda,nvtx,osrt"), torch_profiler())),
+    Workload("cuda_launches", "CUDA C++ loop: empty-kernel launches on two streams",
+             ("gpu", "bin:cuda_launches"), ("us_per_launch",),
+             lambda tools, sizes: [tools.binary("cuda_launches"), _pick(sizes, 100000, 10000)],
+             (plain(), prof("cuda"), nsys("cuda"))),
+    Workload("nvtx_cpu", "NVTX-heavy CPU loop: nested push/pop pairs on 4 threads",
+             ("bin:nvtx_cpu",), ("ns_per_pair",),
+             lambda tools, sizes: [tools.binary("nvtx_cpu"), _pick(sizes, 1000000, 100000), "4"],
+             (plain(), prof("nvtx"), nsys("nvtx"))),
+    Workload("osrt_cpu", "OS-runtime-heavy CPU loop: mutexes, 1-byte pipe I/O, sleeps, 4 threads",
+             ("bin:osrt_cpu",),
+             ("uncontended_lock_ns", "contended_lock_ns", "pipe_rw_ns", "sleep_ns"),
+             lambda tools, sizes: [tools.binary("osrt_cpu"), _pick(sizes, 1000000, 100000), "4"],
+             (plain(), prof("osrt"), nsys("osrt"))),
+    Workload("nvtx_events", "report end to end: NVTX ranges from 4 threads, paced",
+             ("bin:nvtx_events",), ("emit_s",), _events_argv,
+             (plain(), prof("nvtx"), nsys("nvtx"))),
+    Workload("prof_stats", "prof stats vs nsys stats, default reports, on nvtx_events' reports",
+             ("bin:nvtx_events",), (), None,
+             (stats_mode("prof_stats", "prof", "prof"), stats_mode("nsys_stats", "nsys", "nsys"),
+              stats_mode("nsys_stats_prof_report", "nsys", "prof"))),
+)
