@@ -74,6 +74,19 @@ int32_t NsysSyncType(uint32_t cupti) {
   return cupti == kCuptiStreamSynchronize ? 2 : SameIdOrUnknown(cupti, 4);
 }
 
+// CUpti_ActivityMemoryOperationType → ENUM_CUDA_DEV_MEM_EVENT_OPER: nsys has no "invalid" at 0,
+// so allocation (1) and release (2) move down by one; invalid operations have no id.
+std::optional<int32_t> NsysMemoryOperation(uint32_t cupti) {
+  if (cupti < 1 || cupti > 2) return std::nullopt;
+  return static_cast<int32_t>(cupti) - 1;
+}
+
+// CUpti_ActivityMemoryPoolType of CudaMemoryRecord.pool_type.
+constexpr uint8_t kLocalMemoryPool = 1;
+constexpr uint8_t kImportedMemoryPool = 2;
+// CUPTI's invalid stream id: the operation was not stream-ordered.
+constexpr uint32_t kNoStream = 0xffffffffu;
+
 std::optional<int64_t> NonZero(uint64_t value) {
   if (value == 0) return std::nullopt;
   return static_cast<int64_t>(value);
@@ -134,6 +147,7 @@ const CudaTracker::KindHandler CudaTracker::kHandlers[] = {
      &CudaTracker::OnDropped},
     {RecordKind::kCudaGraphEvent, sizeof(protocol::CudaGraphEventRecord),
      &CudaTracker::OnGraphEvent},
+    {RecordKind::kCudaMemory, sizeof(protocol::CudaMemoryRecord), &CudaTracker::OnMemory},
 };
 
 void CudaTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
@@ -455,6 +469,41 @@ void CudaTracker::OnGraphEvent(const ProcessStream& process, const RecordHeader&
   row.original_graph_id = id(event.original_graph_id);
   row.graph_exec_id = id(event.graph_exec_id);
   writer_->AddCudaGraphEvent(row);
+}
+
+void CudaTracker::OnMemory(const ProcessStream& process, const RecordHeader& record,
+                           StreamState* /*state*/) {
+  const auto memory = Copy<protocol::CudaMemoryRecord>(record);
+  const std::optional<int32_t> operation = NsysMemoryOperation(memory.operation_type);
+  if (!operation.has_value()) {
+    ++stats_.malformed_records;
+    return;
+  }
+  storage::CudaMemoryUsageRow row;
+  row.start = process.SessionTime(memory.header.timestamp_ns);
+  row.global_pid = process.GlobalPid();
+  row.device_id = memory.device_id;
+  row.context_id = memory.context_id;
+  row.address = static_cast<int64_t>(memory.address);
+  row.pc = static_cast<int64_t>(memory.pc);
+  row.bytes = static_cast<int64_t>(memory.bytes);
+  row.mem_kind = NsysMemoryKind(memory.memory_kind);
+  row.memory_operation_type = *operation;
+  const std::string_view name =
+      TrailingText<protocol::CudaMemoryRecord>(record, memory.text_length);
+  if (!name.empty()) row.name = std::string(name);
+  row.correlation_id = memory.correlation_id;
+  if (memory.stream_id != kNoStream) row.stream_id = memory.stream_id;
+  if (memory.pool_type == kLocalMemoryPool) {
+    row.local_pool_address = static_cast<int64_t>(memory.pool_address);
+    row.local_pool_release_threshold = static_cast<int64_t>(memory.pool_release_threshold);
+    row.local_pool_size = static_cast<int64_t>(memory.pool_size_or_process_id);
+    row.local_pool_utilized_size = static_cast<int64_t>(memory.pool_utilized_size);
+  } else if (memory.pool_type == kImportedMemoryPool) {
+    row.imported_pool_address = static_cast<int64_t>(memory.pool_address);
+    row.imported_pool_process_id = static_cast<int64_t>(memory.pool_size_or_process_id);
+  }
+  writer_->AddCudaMemoryUsage(row);
 }
 
 void CudaTracker::OnDropped(const ProcessStream& /*process*/, const RecordHeader& record,

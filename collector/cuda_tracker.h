@@ -119,6 +119,8 @@ class CudaTracker {
                StreamState* state);
   void OnGraphEvent(const ProcessStream& process, const protocol::RecordHeader& record,
                     StreamState* state);
+  void OnMemory(const ProcessStream& process, const protocol::RecordHeader& record,
+                StreamState* state);
   void OnDropped(const ProcessStream& process, const protocol::RecordHeader& record,
                  StreamState* state);
 

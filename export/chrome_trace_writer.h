@@ -5,7 +5,8 @@
 // metadata events; push/pop ranges, OS runtime and CUDA API calls and GPU operations are complete
 // events ("X"), nested by time on their track; start/end ranges are async events ("b"/"e", one id
 // each) since they may overlap; marks are thread-scoped instants ("i"); a flow ("s" at the API
-// call, "f" bound to the enclosing slice at each GPU operation) links launches to GPU work. Times
+// call, "f" bound to the enclosing slice at each GPU operation) links launches to GPU work; counter
+// samples are counter events ("C", one series "value") of their process. Times
 // are microseconds with three decimals: nanosecond precision.
 #pragma once
 
@@ -23,6 +24,7 @@ class ChromeTraceWriter : public TimelineSink {
 
   void AddTrack(const Track& track) override;
   void AddEvent(const TimelineEvent& event) override;
+  void AddCounter(const CounterSample& sample) override;
   void Finish() override;
 
  private:

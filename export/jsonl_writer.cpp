@@ -48,4 +48,12 @@ void JsonlWriter::AddEvent(const TimelineEvent& event) {
   out_->Append(line_);
 }
 
+void JsonlWriter::AddCounter(const CounterSample& sample) {
+  line_ = "{\"type\":\"counter\",\"pid\":" + std::to_string(sample.pid) + ",\"name\":";
+  AppendJsonString(sample.name, &line_);
+  line_ += ",\"time_ns\":" + std::to_string(sample.time_ns);
+  line_ += ",\"value\":" + std::to_string(sample.value) + "}\n";
+  out_->Append(line_);
+}
+
 }  // namespace prof::exporter

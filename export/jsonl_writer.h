@@ -21,6 +21,7 @@ class JsonlWriter : public TimelineSink {
 
   void AddTrack(const Track& track) override;
   void AddEvent(const TimelineEvent& event) override;
+  void AddCounter(const CounterSample& sample) override;
   void Finish() override {}
 
  private:

@@ -24,6 +24,7 @@ constexpr uint32_t kName = 2;
 constexpr uint32_t kProcess = 3;
 constexpr uint32_t kThread = 4;
 constexpr uint32_t kParentUuid = 5;
+constexpr uint32_t kCounter = 8;
 }  // namespace track_descriptor
 namespace process_descriptor {
 constexpr uint32_t kPid = 1;
@@ -40,11 +41,13 @@ constexpr uint32_t kDebugAnnotations = 4;
 constexpr uint32_t kType = 9;
 constexpr uint32_t kNameIid = 10;
 constexpr uint32_t kTrackUuid = 11;
+constexpr uint32_t kCounterValue = 30;
 constexpr uint32_t kFlowIds = 47;
 // Type
 constexpr uint64_t kSliceBegin = 1;
 constexpr uint64_t kSliceEnd = 2;
 constexpr uint64_t kInstant = 3;
+constexpr uint64_t kCounter = 4;
 }  // namespace track_event
 namespace debug_annotation {
 constexpr uint32_t kNameIid = 1;
@@ -153,8 +156,22 @@ uint64_t PerfettoTraceWriter::TrackFor(const TimelineEvent& event) {
   }
 }
 
+void PerfettoTraceWriter::AddCounter(const CounterSample& sample) {
+  auto [number, added] =
+      counter_numbers_.emplace(std::make_pair(sample.pid, std::string(sample.name)), 0);
+  if (added) number->second = counter_numbers_.size();
+  const uint64_t process = track_uuids_[TrackKey{sample.pid, 0, Subtrack::kMain, 0}];
+  const uint64_t track =
+      ChildTrack({sample.pid, 0, Subtrack::kCounter, number->second}, process, sample.name, true);
+  event_.Clear();
+  event_.AddVarint(track_event::kType, track_event::kCounter);
+  event_.AddVarint(track_event::kTrackUuid, track);
+  event_.AddInt64(track_event::kCounterValue, sample.value);
+  WriteEvent(sample.time_ns, event_, false);
+}
+
 uint64_t PerfettoTraceWriter::ChildTrack(const TrackKey& key, uint64_t parent_uuid,
-                                         std::string_view name) {
+                                         std::string_view name, bool is_counter) {
   auto [track, added] = track_uuids_.emplace(key, 0);
   if (!added) return track->second;
   track->second = next_uuid_++;
@@ -162,6 +179,7 @@ uint64_t PerfettoTraceWriter::ChildTrack(const TrackKey& key, uint64_t parent_uu
   descriptor.AddVarint(track_descriptor::kUuid, track->second);
   descriptor.AddVarint(track_descriptor::kParentUuid, parent_uuid);
   descriptor.AddBytes(track_descriptor::kName, name);
+  if (is_counter) descriptor.AddMessage(track_descriptor::kCounter, ProtoMessage());
   packet_.Clear();
   packet_.AddVarint(packet::kTrustedPacketSequenceId, kSequenceId);
   packet_.AddMessage(packet::kTrackDescriptor, descriptor);

@@ -6,7 +6,8 @@
 // INSTANT events. Slices on one track must nest, so each thread's CUDA API and OS runtime calls
 // get child tracks of the thread ("CUDA API", "OS runtime"), and NVTX start/end ranges, which may
 // overlap, are spread over as few "NVTX start/end" child tracks of their process as keep them
-// apart. A launch and its GPU operations share one flow id. Event names, categories and argument
+// apart. A counter is a counter track (a child of its process) with one COUNTER event per sample.
+// A launch and its GPU operations share one flow id. Event names, categories and argument
 // names are interned on the one packet sequence, which keeps the trace several times smaller than
 // the JSON.
 #pragma once
@@ -30,15 +31,17 @@ class PerfettoTraceWriter : public TimelineSink {
 
   void AddTrack(const Track& track) override;
   void AddEvent(const TimelineEvent& event) override;
+  void AddCounter(const CounterSample& sample) override;
   void Finish() override {}
 
  private:
   // Which track of a (pid, tid): the main one, or a child track of it.
-  enum class Subtrack { kMain, kCudaApi, kOsRuntime, kNvtxStartEndLane };
+  enum class Subtrack { kMain, kCudaApi, kOsRuntime, kNvtxStartEndLane, kCounter };
   using TrackKey = std::tuple<int64_t, int64_t, Subtrack, size_t>;  // last: lane number
 
   uint64_t TrackFor(const TimelineEvent& event);
-  uint64_t ChildTrack(const TrackKey& key, uint64_t parent_uuid, std::string_view name);
+  uint64_t ChildTrack(const TrackKey& key, uint64_t parent_uuid, std::string_view name,
+                      bool is_counter = false);
   size_t LaneFor(int64_t pid, int64_t start_ns, int64_t end_ns);
   uint64_t Intern(std::map<std::string, uint64_t, std::less<>>* table, uint32_t interned_field,
                   std::string_view text);
@@ -47,6 +50,7 @@ class PerfettoTraceWriter : public TimelineSink {
 
   OutputStream* out_;
   std::map<TrackKey, uint64_t> track_uuids_;
+  std::map<std::pair<int64_t, std::string>, size_t> counter_numbers_;  // (pid, name) -> lane
   uint64_t next_uuid_ = 1;
   // End times of each process's NVTX start/end lanes (a lane is free once its last range ended).
   std::map<int64_t, std::vector<int64_t>> lane_ends_;

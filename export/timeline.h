@@ -7,7 +7,8 @@
 // points to are valid only during the AddEvent call, so writers copy what they keep.
 //
 // Adding an event source: add an EventKind with its category, and read its table in
-// timeline_reader.cpp; the writers need no change.
+// timeline_reader.cpp; the writers need no change. Counters (values over time, not events) go
+// through AddCounter.
 #pragma once
 
 #include <cstdint>
@@ -121,11 +122,24 @@ struct TimelineEvent {
   uint64_t flow_id = 0;
 };
 
+// One value of a counter drawn on a process track (the GPU's allocated device memory, from
+// CUDA_GPU_MEMORY_USAGE_EVENTS): `value` holds from time_ns until the counter's next sample.
+inline constexpr std::string_view kGpuMemoryCounterName = "Device memory allocated (bytes)";
+
+struct CounterSample {
+  int64_t pid = 0;  // the process track (a GPU: kGpuPidBase + deviceId)
+  std::string_view name;
+  int64_t time_ns = 0;
+  int64_t value = 0;
+};
+
 class TimelineSink {
  public:
   virtual ~TimelineSink() = default;
   virtual void AddTrack(const Track& track) = 0;
   virtual void AddEvent(const TimelineEvent& event) = 0;
+  // Samples of one counter come in time order, after every track was announced.
+  virtual void AddCounter(const CounterSample& sample) = 0;
   // After the last event: completes the output. Errors of the output itself surface when the
   // caller closes its OutputStream.
   virtual void Finish() = 0;

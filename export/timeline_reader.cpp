@@ -18,6 +18,7 @@ constexpr std::string_view kNvtxTable = "NVTX_EVENTS";
 constexpr std::string_view kOsrtTable = "OSRT_API";
 constexpr std::string_view kCudaApiTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
 constexpr std::array<std::string_view, 3> kThreadTables = {kNvtxTable, kOsrtTable, kCudaApiTable};
+constexpr std::string_view kGpuMemoryTable = "CUDA_GPU_MEMORY_USAGE_EVENTS";
 
 struct GpuTable {
   std::string_view table;
@@ -73,6 +74,7 @@ class TimelineReader {
     for (const GpuTable& gpu : kGpuTables) {
       if (status.ok() && Has(gpu.table)) status = ReadGpuOperations(gpu);
     }
+    if (status.ok() && Has(kGpuMemoryTable)) status = ReadGpuMemory();
     if (status.ok()) sink_->Finish();
     return status;
   }
@@ -83,7 +85,9 @@ class TimelineReader {
   Status FindTables() {
     std::vector<std::string_view> wanted(kThreadTables.begin(), kThreadTables.end());
     for (const GpuTable& gpu : kGpuTables) wanted.push_back(gpu.table);
-    for (std::string_view table : {"ThreadNames", "PROCESSES", "TARGET_INFO_GPU"}) {
+    for (std::string_view table :
+         {kGpuMemoryTable, std::string_view("ThreadNames"), std::string_view("PROCESSES"),
+          std::string_view("TARGET_INFO_GPU")}) {
       wanted.push_back(table);
     }
     for (std::string_view table : wanted) {
@@ -169,6 +173,14 @@ class TimelineReader {
       Status status = ForEachRow("table_gpu_streams.sql", gpu.table, [&](storage::Statement& row) {
         const int64_t device = row.ColumnInt64(0);
         streams_.emplace(StreamKey{device, row.ColumnInt64(1), row.ColumnInt64(2)}, 0);
+        gpu_names_.emplace(device, "GPU " + std::to_string(device));
+      });
+      if (!status.ok()) return status;
+    }
+    if (Has(kGpuMemoryTable)) {
+      // A GPU with allocations but no operations still gets its track, for the memory counter.
+      Status status = ForEachRow("gpu_memory_devices.sql", [&](storage::Statement& row) {
+        const int64_t device = row.ColumnInt64(0);
         gpu_names_.emplace(device, "GPU " + std::to_string(device));
       });
       if (!status.ok()) return status;
@@ -281,6 +293,13 @@ class TimelineReader {
         AddNumberArg("bytes", row.ColumnInt64(8));
       }
       sink_->AddEvent(event_);
+    });
+  }
+
+  Status ReadGpuMemory() {
+    return ForEachRow("gpu_memory.sql", [&](storage::Statement& row) {
+      sink_->AddCounter({kGpuPidBase + row.ColumnInt64(0), kGpuMemoryCounterName,
+                         row.ColumnInt64(1), row.ColumnInt64(2)});
     });
   }
 

@@ -139,6 +139,13 @@ const std::vector<ReportSpec>& AllReports() {
       NvtxGpuReport("nvtx_kern_sum", "NVTX Range Kernel Summary",
                     {"NVTX_EVENTS", "StringIds", kRuntime, kKernel},
                     {"cuda_kernels", "nvtx_ranges", "nvtx_range_gpu_ops"}, kKernelNameOptions),
+      // prof's own: nsys 2025.3 has no report over CUDA_GPU_MEMORY_USAGE_EVENTS.
+      {"cuda_gpu_mem_peak",
+       "CUDA GPU Memory Peak",
+       false,
+       {"CUDA_GPU_MEMORY_USAGE_EVENTS"},
+       {},
+       "CUDA memory usage data (prof profile --cuda-memory-usage=true)"},
   };
   return reports;
 }

@@ -107,6 +107,27 @@ void Bind(const CudaEventRow& row, RowBinder* binder) {
   binder->Int64(row.event_sync_id);
 }
 
+void Bind(const CudaMemoryUsageRow& row, RowBinder* binder) {
+  binder->Int64(row.start);
+  binder->Int64(row.global_pid);
+  binder->Int64(row.device_id);
+  binder->Int64(row.context_id);
+  binder->Int64(row.address);
+  binder->Int64(row.pc);
+  binder->Int64(row.bytes);
+  binder->Int64(row.mem_kind);
+  binder->Int64(row.memory_operation_type);
+  binder->Text(row.name);
+  binder->Int64(row.correlation_id);
+  binder->Int64(row.stream_id);
+  binder->Int64(row.local_pool_address);
+  binder->Int64(row.local_pool_release_threshold);
+  binder->Int64(row.local_pool_size);
+  binder->Int64(row.local_pool_utilized_size);
+  binder->Int64(row.imported_pool_address);
+  binder->Int64(row.imported_pool_process_id);
+}
+
 void Bind(const GpuInfoRow& row, RowBinder* binder) {
   binder->Int64(row.vm_id);
   binder->Int64(row.id);

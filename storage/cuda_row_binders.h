@@ -37,6 +37,12 @@ inline constexpr InsertSpec kCudaGraphTraceInsert{
 inline constexpr InsertSpec kCudaGraphEventsInsert{
     "CUDA_GRAPH_EVENTS",
     "start, end, eventClass, globalTid, nameId, graphId, originalGraphId, graphExecId"};
+inline constexpr InsertSpec kCudaMemoryUsageInsert{
+    "CUDA_GPU_MEMORY_USAGE_EVENTS",
+    "start, globalPid, deviceId, contextId, address, pc, bytes, memKind, memoryOperationType, "
+    "name, correlationId, streamId, localMemoryPoolAddress, localMemoryPoolReleaseThreshold, "
+    "localMemoryPoolSize, localMemoryPoolUtilizedSize, importedMemoryPoolAddress, "
+    "importedMemoryPoolProcessId"};
 inline constexpr InsertSpec kCudaEventInsert{
     "CUPTI_ACTIVITY_KIND_CUDA_EVENT",
     "deviceId, contextId, greenContextId, streamId, correlationId, globalPid, eventId, "
@@ -64,6 +70,7 @@ void Bind(const CudaSyncRow& row, RowBinder* binder);
 void Bind(const CudaGraphTraceRow& row, RowBinder* binder);
 void Bind(const CudaGraphEventRow& row, RowBinder* binder);
 void Bind(const CudaEventRow& row, RowBinder* binder);
+void Bind(const CudaMemoryUsageRow& row, RowBinder* binder);
 void Bind(const GpuInfoRow& row, RowBinder* binder);
 void Bind(const CudaDeviceRow& row, RowBinder* binder);
 void Bind(const CudaStreamRow& row, RowBinder* binder);

@@ -101,6 +101,29 @@ struct CudaGraphEventRow {
   std::optional<int64_t> graph_exec_id;
 };
 
+// CUDA_GPU_MEMORY_USAGE_EVENTS: one allocation or free. The local pool columns are set for
+// allocations from a local memory pool, the imported ones for an imported pool; NULL otherwise.
+struct CudaMemoryUsageRow {
+  int64_t start = 0;
+  int64_t global_pid = 0;
+  int64_t device_id = 0;
+  int64_t context_id = 0;
+  int64_t address = 0;
+  int64_t pc = 0;
+  int64_t bytes = 0;
+  int32_t mem_kind = 0;               // ENUM_CUDA_MEM_KIND
+  int32_t memory_operation_type = 0;  // ENUM_CUDA_DEV_MEM_EVENT_OPER: 0 allocation, 1 deallocation
+  std::optional<std::string> name;    // the variable's name, when CUPTI gives one
+  std::optional<int64_t> correlation_id;
+  std::optional<int64_t> stream_id;  // async (stream-ordered) operations only
+  std::optional<int64_t> local_pool_address;
+  std::optional<int64_t> local_pool_release_threshold;
+  std::optional<int64_t> local_pool_size;
+  std::optional<int64_t> local_pool_utilized_size;
+  std::optional<int64_t> imported_pool_address;
+  std::optional<int64_t> imported_pool_process_id;
+};
+
 // CUPTI_ACTIVITY_KIND_CUDA_EVENT: has no start/end.
 struct CudaEventRow {
   int64_t device_id = 0;

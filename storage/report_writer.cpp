@@ -83,7 +83,7 @@ class ReportWriter::Impl {
   void Insert(TableInserter* table, const Row& row);
   Status WriteSessionTables(const SessionInfo& session);
   Status WriteNameValues(TableInserter* table, const NameValues& rows);
-  std::array<TableInserter*, 21> AllTables();
+  std::array<TableInserter*, 22> AllTables();
   TableInserter* CudaTable(const CudaApiCallRow&) { return &cuda_runtime_; }
   TableInserter* CudaTable(const CudaKernelRow&) { return &cuda_kernels_; }
   TableInserter* CudaTable(const CudaMemcpyRow&) { return &cuda_memcpys_; }
@@ -92,6 +92,7 @@ class ReportWriter::Impl {
   TableInserter* CudaTable(const CudaGraphTraceRow&) { return &cuda_graph_traces_; }
   TableInserter* CudaTable(const CudaEventRow&) { return &cuda_events_; }
   TableInserter* CudaTable(const CudaGraphEventRow&) { return &cuda_graph_events_; }
+  TableInserter* CudaTable(const CudaMemoryUsageRow&) { return &cuda_memory_usage_; }
   TableInserter* CudaTable(const GpuInfoRow&) { return &gpu_infos_; }
   TableInserter* CudaTable(const CudaDeviceRow&) { return &cuda_devices_; }
   TableInserter* CudaTable(const CudaStreamRow&) { return &cuda_streams_; }
@@ -126,6 +127,7 @@ class ReportWriter::Impl {
   TableInserter cuda_graph_traces_{kCudaGraphTraceInsert};
   TableInserter cuda_events_{kCudaEventInsert};
   TableInserter cuda_graph_events_{kCudaGraphEventsInsert};
+  TableInserter cuda_memory_usage_{kCudaMemoryUsageInsert};
   TableInserter gpu_infos_{kGpuInfoInsert};
   TableInserter cuda_devices_{kCudaDeviceInsert};
   TableInserter cuda_streams_{kCudaStreamInsert};
@@ -215,13 +217,13 @@ Status ReportWriter::Impl::Finish(const SessionInfo& session) {
   return Status::Ok();
 }
 
-std::array<TableInserter*, 21> ReportWriter::Impl::AllTables() {
-  return {&nvtx_events_,       &osrt_calls_,       &cuda_runtime_,     &cuda_kernels_,
-          &cuda_memcpys_,      &cuda_memsets_,     &cuda_syncs_,       &cuda_graph_traces_,
-          &cuda_events_,       &cuda_graph_events_, &gpu_infos_,       &cuda_devices_,
-          &cuda_streams_,
-          &cuda_contexts_,     &capture_metadata_, &string_ids_,       &export_metadata_,
-          &session_values_,    &session_start_,    &processes_table_,  &thread_names_table_};
+std::array<TableInserter*, 22> ReportWriter::Impl::AllTables() {
+  return {&nvtx_events_,     &osrt_calls_,        &cuda_runtime_,   &cuda_kernels_,
+          &cuda_memcpys_,    &cuda_memsets_,      &cuda_syncs_,     &cuda_graph_traces_,
+          &cuda_events_,     &cuda_graph_events_, &gpu_infos_,      &cuda_devices_,
+          &cuda_streams_,    &cuda_memory_usage_, &cuda_contexts_,  &capture_metadata_,
+          &string_ids_,      &export_metadata_,   &session_values_, &session_start_,
+          &processes_table_, &thread_names_table_};
 }
 
 void ReportWriter::Impl::ReleaseStatements() {
@@ -273,6 +275,7 @@ void ReportWriter::AddCudaSync(const CudaSyncRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddCudaGraphTrace(const CudaGraphTraceRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddCudaGraphEvent(const CudaGraphEventRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddCudaEvent(const CudaEventRow& row) { impl_->AddCuda(row); }
+void ReportWriter::AddCudaMemoryUsage(const CudaMemoryUsageRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddGpuInfo(const GpuInfoRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddCudaDevice(const CudaDeviceRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddCudaStream(const CudaStreamRow& row) { impl_->AddCuda(row); }

@@ -96,6 +96,7 @@ class ReportWriter {
   void AddCudaGraphTrace(const CudaGraphTraceRow& row);
   void AddCudaGraphEvent(const CudaGraphEventRow& row);
   void AddCudaEvent(const CudaEventRow& row);
+  void AddCudaMemoryUsage(const CudaMemoryUsageRow& row);
   void AddGpuInfo(const GpuInfoRow& row);
   void AddCudaDevice(const CudaDeviceRow& row);
   void AddCudaStream(const CudaStreamRow& row);

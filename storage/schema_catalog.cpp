@@ -47,6 +47,9 @@ const std::vector<TableSpec>& KnownTables() {
       {"CUPTI_ACTIVITY_KIND_GRAPH_TRACE", TableCreation::kOnFirstRow, {}},
       {"CUPTI_ACTIVITY_KIND_CUDA_EVENT", TableCreation::kOnFirstRow, {}},
       {"CUDA_GRAPH_EVENTS", TableCreation::kOnFirstRow, {"ENUM_NSYS_EVENT_CLASS"}},
+      {"CUDA_GPU_MEMORY_USAGE_EVENTS",
+       TableCreation::kOnFirstRow,
+       {"ENUM_CUDA_MEM_KIND", "ENUM_CUDA_DEV_MEM_EVENT_OPER"}},
       {"TARGET_INFO_GPU", TableCreation::kOnFirstRow, {}},
       {"TARGET_INFO_CUDA_DEVICE", TableCreation::kOnFirstRow, {}},
       {"TARGET_INFO_CUDA_STREAM", TableCreation::kOnFirstRow, {"ENUM_CUPTI_STREAM_TYPE"}},
@@ -60,6 +63,7 @@ const std::vector<TableSpec>& KnownTables() {
       {"ENUM_CUDA_FUNC_CACHE_CONFIG", TableCreation::kOnFirstRow, {}},
       {"ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG", TableCreation::kOnFirstRow, {}},
       {"ENUM_CUPTI_STREAM_TYPE", TableCreation::kOnFirstRow, {}},
+      {"ENUM_CUDA_DEV_MEM_EVENT_OPER", TableCreation::kOnFirstRow, {}},
   };
   return tables;
 }

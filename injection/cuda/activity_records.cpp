@@ -66,6 +66,8 @@ void ActivityConverter::Convert(const CUpti_Activity& record) {
       return Stream(record);
     case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
       return CudaEvent(record);
+    case CUPTI_ACTIVITY_KIND_MEMORY2:
+      return Memory(record);
     default:
       ++ignored_;
   }
@@ -253,6 +255,32 @@ void ActivityConverter::CudaEvent(const CUpti_Activity& activity) {
   record.event_id = event.eventId;
   record.event_sync_id = event.cudaEventSyncId;
   SendFixed(sink_, &record);
+}
+
+void ActivityConverter::Memory(const CUpti_Activity& activity) {
+  const auto& memory = As<MemoryActivity>(activity);
+  auto record = Start<protocol::CudaMemoryRecord>(RecordKind::kCudaMemory, memory.timestamp);
+  record.address = memory.address;
+  record.bytes = memory.bytes;
+  record.pc = memory.PC;
+  const auto& pool = memory.memoryPoolConfig;
+  if (pool.memoryPoolType != CUPTI_ACTIVITY_MEMORY_POOL_TYPE_INVALID) {
+    record.pool_address = pool.address;
+    record.pool_release_threshold = pool.releaseThreshold;
+    record.pool_size_or_process_id = pool.pool.size;  // a union: the pool type says which
+    record.pool_utilized_size = pool.utilizedSize;
+  }
+  record.device_id = memory.deviceId;
+  record.context_id = memory.contextId;
+  record.stream_id = memory.streamId;
+  record.correlation_id = memory.correlationId;
+  record.operation_type = static_cast<uint8_t>(memory.memoryOperationType);
+  record.memory_kind = static_cast<uint8_t>(memory.memoryKind);
+  record.pool_type = static_cast<uint8_t>(pool.memoryPoolType);
+  record.is_async = memory.isAsync != 0 ? 1 : 0;
+  const char* name = memory.name != nullptr ? memory.name : "";
+  record.text_length = static_cast<uint32_t>(strnlen(name, protocol::kMaxTextLength));
+  sink_->Send(&record.header, sizeof(record), name, record.text_length);
 }
 
 }  // namespace prof::injection::cuda

@@ -56,6 +56,7 @@ class ActivityConverter {
   void Context(const CUpti_Activity& record);
   void Stream(const CUpti_Activity& record);
   void CudaEvent(const CUpti_Activity& record);
+  void Memory(const CUpti_Activity& record);
   // The id of `name`, sending its CudaStringRecord first when this thread has not sent it.
   uint64_t NameId(const char* name);
 

@@ -54,6 +54,8 @@ void InForkChild() { StopApiCallbacksInForkChild(); }
 
 // The GPU activity kinds prof records; with --cuda-graph-trace=node graphs are traced node by node
 // (their kernels, copies and memsets appear with a graphNodeId) instead of one GRAPH_TRACE row.
+// MEMORY2 (allocations and frees) only with --cuda-memory-usage=true: it costs a record per
+// allocation call, which allocation-heavy programs without a caching allocator notice.
 CUptiResult EnableActivityKinds() {
   const bool graph_level = Settings().cuda_graph_trace == protocol::CudaGraphTrace::kGraph;
   for (CUpti_ActivityKind kind :
@@ -62,6 +64,12 @@ CUptiResult EnableActivityKinds() {
         CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET,
         CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_CUDA_EVENT}) {
     if (CUptiResult result = g_cupti.cuptiActivityEnable(kind); result != CUPTI_SUCCESS) {
+      return result;
+    }
+  }
+  if (Settings().cuda_memory_usage) {
+    if (CUptiResult result = g_cupti.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMORY2);
+        result != CUPTI_SUCCESS) {
       return result;
     }
   }

@@ -22,6 +22,7 @@ using DeviceActivity = CUpti_ActivityDevice5;
 using ContextActivity = CUpti_ActivityContext3;
 using StreamActivity = CUpti_ActivityStream;
 using CudaEventActivity = CUpti_ActivityCudaEvent2;
+using MemoryActivity = CUpti_ActivityMemory4;
 
 // CUPTI_API_VERSION of the headers (e.g. 130001). A loaded libcupti of another major version fills
 // other struct layouts and is refused.

@@ -192,6 +192,32 @@ struct CudaGraphEventRecord {
 static_assert(sizeof(CudaGraphEventRecord) == 32);
 inline constexpr uint32_t kNoGraphId = 0xffffffffu;
 
+// A device-memory allocation or release (CUPTI_ACTIVITY_KIND_MEMORY2, only with
+// --cuda-memory-usage=true); text: the variable name CUPTI reports, if any. header.timestamp_ns:
+// when the operation happened. The pool fields describe the memory pool an async (stream-ordered)
+// allocation came from: pool_size_or_process_id is the pool's size for a local pool, the exporting
+// process for an imported one; all are 0 when pool_type is 0 (no pool).
+struct CudaMemoryRecord {
+  RecordHeader header;
+  uint64_t address;
+  uint64_t bytes;
+  uint64_t pc;
+  uint64_t pool_address;
+  uint64_t pool_release_threshold;
+  uint64_t pool_size_or_process_id;
+  uint64_t pool_utilized_size;
+  uint32_t device_id;
+  uint32_t context_id;
+  uint32_t stream_id;  // CUPTI's invalid id (0xffffffff) for synchronous operations
+  uint32_t correlation_id;
+  uint8_t operation_type;  // CUpti_ActivityMemoryOperationType
+  uint8_t memory_kind;     // CUpti_ActivityMemoryKind
+  uint8_t pool_type;       // CUpti_ActivityMemoryPoolType
+  uint8_t is_async;
+  uint32_t text_length;
+};
+static_assert(sizeof(CudaMemoryRecord) == 96);
+
 // A CUDA device as CUPTI describes it (CUPTI_ACTIVITY_KIND_DEVICE); text: the device name.
 struct CudaDeviceRecord {
   RecordHeader header;

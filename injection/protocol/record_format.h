@@ -61,6 +61,7 @@ enum class RecordKind : uint16_t {
   kCudaEvent = 77,
   kCudaDroppedRecords = 78,
   kCudaGraphEvent = 79,
+  kCudaMemory = 80,
 };
 
 struct RecordHeader {

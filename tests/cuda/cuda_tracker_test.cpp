@@ -382,6 +382,69 @@ TEST_CASE("cuda_tracker writes graph creations clones and instantiations", "[cud
              {"TRACE_PROCESS_EVENT_CUDA_GRAPH_CLONE"}});
 }
 
+protocol::CudaMemoryRecord Memory(uint8_t operation, uint64_t time, uint64_t address,
+                                  uint64_t bytes, uint32_t correlation) {
+  auto memory = Make<protocol::CudaMemoryRecord>(RecordKind::kCudaMemory, time);
+  memory.operation_type = operation;
+  memory.memory_kind = 3;  // CUPTI_ACTIVITY_MEMORY_KIND_DEVICE
+  memory.address = address;
+  memory.bytes = bytes;
+  memory.pc = 4198400;
+  memory.device_id = 0;
+  memory.context_id = 1;
+  memory.stream_id = 0xffffffff;
+  memory.correlation_id = correlation;
+  return memory;
+}
+
+TEST_CASE("cuda_tracker writes memory allocations and frees with nsys's enum ids",
+          "[cuda][tracker]") {
+  constexpr uint8_t kAllocation = 1;
+  constexpr uint8_t kRelease = 2;
+  CudaHarness harness("cuda-memory-usage");
+  auto named = Memory(kAllocation, 2000, 139637976727552, 2097152, 41);
+  named.text_length = 7;
+  harness.Feed(named, "weights");
+  auto pooled = Memory(kAllocation, 2500, 139637978824704, 1048576, 42);
+  pooled.memory_kind = 2;  // pinned
+  pooled.stream_id = 7;
+  pooled.is_async = 1;
+  pooled.pool_type = 1;  // local pool
+  pooled.pool_address = 139637978824704;
+  pooled.pool_release_threshold = 0;
+  pooled.pool_size_or_process_id = 33554432;
+  pooled.pool_utilized_size = 1048576;
+  harness.Feed(pooled);
+  auto imported = Memory(kRelease, 3000, 139637980000000, 4096, 43);
+  imported.memory_kind = 0;  // unknown
+  imported.pool_type = 2;
+  imported.pool_address = 139637980000000;
+  imported.pool_size_or_process_id = 777;
+  harness.Feed(imported);
+  harness.Feed(Memory(kRelease, 3500, 139637976727552, 2097152, 44));
+  harness.Feed(Memory(0, 4000, 1, 1, 45));  // CUPTI's invalid operation: no row
+  harness.Finish();
+  CHECK(harness.Query("SELECT start, globalPid, deviceId, contextId, address, pc, bytes, memKind, "
+                      "memoryOperationType, quote(name), correlationId, quote(streamId), "
+                      "quote(localMemoryPoolAddress), quote(localMemoryPoolReleaseThreshold), "
+                      "quote(localMemoryPoolSize), quote(localMemoryPoolUtilizedSize), "
+                      "quote(importedMemoryPoolAddress), quote(importedMemoryPoolProcessId) "
+                      "FROM CUDA_GPU_MEMORY_USAGE_EVENTS ORDER BY start") ==
+        Rows{{"1000", kGlobalPid, "0", "1", "139637976727552", "4198400", "2097152", "2", "0",
+              "'weights'", "41", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL"},
+             {"1500", kGlobalPid, "0", "1", "139637978824704", "4198400", "1048576", "1", "0",
+              "NULL", "42", "7", "139637978824704", "0", "33554432", "1048576", "NULL", "NULL"},
+             {"2000", kGlobalPid, "0", "1", "139637980000000", "4198400", "4096", "7", "1", "NULL",
+              "43", "NULL", "NULL", "NULL", "NULL", "NULL", "139637980000000", "777"},
+             {"2500", kGlobalPid, "0", "1", "139637976727552", "4198400", "2097152", "2", "1",
+              "NULL", "44", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL"}});
+  CHECK(harness.tracker().stats().malformed_records == 1);
+  CHECK(harness.Query("SELECT id, name, label FROM ENUM_CUDA_DEV_MEM_EVENT_OPER ORDER BY id") ==
+        Rows{{"0", "CUDA_DEV_MEM_EVENT_OPR_ALLOCATION", "Allocation"},
+             {"1", "CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION", "Deallocation"}});
+  CHECK(harness.Query("SELECT count(*) FROM ENUM_CUDA_MEM_KIND") == Rows{{"8"}});
+}
+
 protocol::CudaDeviceRecord H200() {
   auto device = Make<protocol::CudaDeviceRecord>(RecordKind::kCudaDevice);
   device.global_memory_bandwidth_kbps = 4814304000;

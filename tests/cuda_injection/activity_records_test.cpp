@@ -212,5 +212,71 @@ TEST_CASE("syncs - graph launches - and unknown kinds") {
   CHECK(converter.ignored_records() == 1);
 }
 
+TEST_CASE(
+    "memory records carry the operation - the variable name and the pool of async allocations") {
+  CollectingSink sink;
+  ActivityConverter converter(&sink);
+  MemoryActivity allocation{};
+  allocation.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
+  allocation.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+  allocation.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+  allocation.correlationId = 41;
+  allocation.address = 0x7f0000200000;
+  allocation.bytes = 2097152;
+  allocation.timestamp = 1234;
+  allocation.PC = 0x401000;
+  allocation.processId = 490;
+  allocation.deviceId = 1;
+  allocation.contextId = 2;
+  allocation.streamId = 0xffffffff;
+  allocation.name = "weights";
+  converter.Convert(Generic(allocation));
+  MemoryActivity release = allocation;
+  release.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE;
+  release.timestamp = 2000;
+  release.correlationId = 42;
+  release.streamId = 7;
+  release.isAsync = 1;
+  release.name = nullptr;
+  release.memoryPoolConfig.memoryPoolType = CUPTI_ACTIVITY_MEMORY_POOL_TYPE_LOCAL;
+  release.memoryPoolConfig.address = 0x7f0000000000;
+  release.memoryPoolConfig.releaseThreshold = 4096;
+  release.memoryPoolConfig.pool.size = 33554432;
+  release.memoryPoolConfig.utilizedSize = 1048576;
+  converter.Convert(Generic(release));
+
+  REQUIRE(sink.sent.size() == 2);
+  REQUIRE(sink.Kind(0) == protocol::RecordKind::kCudaMemory);
+  const auto first = sink.As<protocol::CudaMemoryRecord>(0);
+  CHECK(first.header.timestamp_ns == 1234);
+  CHECK(first.operation_type == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION);
+  CHECK(first.memory_kind == CUPTI_ACTIVITY_MEMORY_KIND_DEVICE);
+  CHECK(first.address == 0x7f0000200000);
+  CHECK(first.bytes == 2097152);
+  CHECK(first.pc == 0x401000);
+  CHECK(first.device_id == 1);
+  CHECK(first.context_id == 2);
+  CHECK(first.stream_id == 0xffffffff);
+  CHECK(first.correlation_id == 41);
+  CHECK(first.pool_type == CUPTI_ACTIVITY_MEMORY_POOL_TYPE_INVALID);
+  CHECK(first.pool_address == 0);
+  CHECK(first.pool_size_or_process_id == 0);
+  CHECK(first.is_async == 0);
+  CHECK(first.text_length == 7);
+  CHECK(sink.sent[0].text == "weights");
+  const auto second = sink.As<protocol::CudaMemoryRecord>(1);
+  CHECK(second.operation_type == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE);
+  CHECK(second.stream_id == 7);
+  CHECK(second.is_async == 1);
+  CHECK(second.pool_type == CUPTI_ACTIVITY_MEMORY_POOL_TYPE_LOCAL);
+  CHECK(second.pool_address == 0x7f0000000000);
+  CHECK(second.pool_release_threshold == 4096);
+  CHECK(second.pool_size_or_process_id == 33554432);
+  CHECK(second.pool_utilized_size == 1048576);
+  CHECK(second.text_length == 0);
+  CHECK(sink.sent[1].text.empty());
+  CHECK(converter.ignored_records() == 0);
+}
+
 }  // namespace
 }  // namespace prof::injection::cuda

@@ -99,5 +99,34 @@ TEST_CASE("every format exports graph launches and OS runtime calls alike", "[ex
             .find(R"("name":"read","args":{"returnValue":-1}})") != std::string::npos);
 }
 
+// Allocations minus frees of device memory on GPU 0: 4 MiB, 6 MiB, 2 MiB, 10 MiB, 2 MiB; the pinned
+// host allocation is not device memory, and GPU 1 has no operations but still gets its track.
+TEST_CASE("every format exports the device memory counter of each GPU alike", "[export]") {
+  const std::string report = stats::test::MakeReport(
+      "export_gpu_memory", {"tables/cuda_gpu_memory_usage_events.sql"},
+      stats::test::ReplaceAll(
+          "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId, contextId,"
+          " address, pc, bytes, memKind, memoryOperationType) VALUES"
+          " (100, $G1, 0, 1, 4096, 0, 4194304, 2, 0), (200, $G1, 0, 1, 8192, 0, 2097152, 2, 0),"
+          " (300, $G1, 0, 1, 4096, 0, 4194304, 2, 1), (400, $G1, 0, 1, 4096, 0, 8388608, 2, 0),"
+          " (450, $G1, 0, 1, 36864, 0, 1048576, 1, 0), (600, $G1, 0, 1, 4096, 0, 8388608, 2, 1),"
+          " (150, $G1, 1, 2, 20480, 0, 1024, 2, 0);",
+          {{"$G1", stats::test::Tid(100, 0)}}));
+  const Lines expected = {"counter 16777216 5 10485760 Device memory allocated (bytes)",
+                          "counter 16777217 1 1024 Device memory allocated (bytes)",
+                          "track 16777216 0 GPU 0", "track 16777217 0 GPU 1"};
+  const std::string dir = prof::test::MakeTempDir("export_gpu_memory_out");
+  Export(report, "chrome", dir + "/trace.json");
+  CHECK(SummarizeJsonTrace(dir + "/trace.json") == expected);
+  Export(report, "jsonl", dir + "/trace.jsonl");
+  CHECK(SummarizeJsonTrace(dir + "/trace.jsonl") == expected);
+  Export(report, "perfetto", dir + "/trace.pftrace");
+  CHECK(SummarizePerfettoFile(dir + "/trace.pftrace") == expected);
+  CHECK(stats::test::ReadFile(dir + "/trace.json")
+            .find(R"j({"ph":"C","cat":"counter","name":"Device memory allocated (bytes)",)j"
+                  R"j("pid":16777216,"tid":0,"ts":0.400,"args":{"value":10485760}})j") !=
+        std::string::npos);
+}
+
 }  // namespace
 }  // namespace prof::exporter::test

@@ -61,6 +61,7 @@ struct TrackInfo {
   std::optional<uint64_t> parent;
   bool is_thread = false;
   bool is_process = false;
+  bool is_counter = false;
   int64_t pid = 0;
   int64_t tid = 0;
   std::string name;
@@ -73,6 +74,7 @@ struct Event {
   std::string name;
   std::string category;
   std::vector<uint64_t> flow_ids;
+  int64_t counter_value = 0;
 };
 
 struct Slice {
@@ -157,6 +159,7 @@ class Decoder {
       if (f.number == 1) uuid = f.value;
       if (f.number == 2) info.name = std::string(f.bytes);
       if (f.number == 5) info.parent = f.value;
+      if (f.number == 8) info.is_counter = true;
       if (f.number == 3 || f.number == 4) {
         info.is_process = f.number == 3;
         info.is_thread = f.number == 4;
@@ -188,6 +191,7 @@ class Decoder {
       if (f.number == 10) event.name = Interned(2, f.value);
       if (f.number == 3) event.category = Interned(1, f.value);
       if (f.number == 47) event.flow_ids.push_back(f.value);
+      if (f.number == 30) event.counter_value = static_cast<int64_t>(f.value);
       if (f.number == 4) {
         ForEachField(f.bytes, "DebugAnnotation", [&](const Field& g) {
           if (g.number == 1) Interned(3, g.value);
@@ -218,6 +222,10 @@ class Decoder {
       const int64_t pid = owner.pid, tid = owner.tid;
       const bool owned_by_process = owner.is_process;
       const bool on_thread = tracks_[uuid].is_thread;
+      if (tracks_[uuid].is_counter) {
+        AddCounterLine(pid, tracks_[uuid].name, events);
+        continue;
+      }
       std::vector<const Event*> open;
       for (const Event& event : events) {
         if (event.type == 1 || event.type == 3) {
@@ -248,6 +256,17 @@ class Decoder {
       }
       if (!open.empty()) Error("slice without an end");
     }
+  }
+
+  // "counter <pid> <samples> <largest value> <name>", as trace_summary.py writes it.
+  void AddCounterLine(int64_t pid, const std::string& name, const std::vector<Event>& events) {
+    int64_t largest = 0;
+    for (const Event& event : events) {
+      if (event.type != 4) Error("non-counter event on a counter track");
+      largest = std::max(largest, event.counter_value);
+    }
+    lines_.push_back("counter " + std::to_string(pid) + " " + std::to_string(events.size()) + " " +
+                     std::to_string(largest) + " " + name);
   }
 
   static size_t NvtxDepth(const std::vector<const Event*>& open) {

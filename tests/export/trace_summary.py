@@ -9,6 +9,7 @@ compare exactly, one item per line, sorted:
   depth <pid> <tid> <name> <depth>     each NVTX push/pop range and its nesting level
   flow <api call> -> <gpu operation>   each flow's two ends, found by their timestamps
   overlap <pid> <tid> <n>              slices on a track that overlap without nesting
+  counter <pid> <n> <max> <name>       a counter of a process: its samples and largest value
   error <text>                         a format problem (there should be none)
 """
 import collections
@@ -24,6 +25,7 @@ class Summary:
         self.lines = []
         self.counts = collections.Counter()
         self.slices = collections.defaultdict(list)  # (pid, tid) -> [(start, end, cat, name)]
+        self.counters = collections.defaultdict(list)  # (pid, name) -> [value]
 
     def error(self, text):
         self.lines.append("error " + text)
@@ -54,6 +56,8 @@ class Summary:
         self.nesting()
         for (cat, pid, tid), n in self.counts.items():
             self.lines.append(f"count {cat} {pid} {tid} {n}")
+        for (pid, name), values in self.counters.items():
+            self.lines.append(f"counter {pid} {len(values)} {max(values)} {name}")
         for line in sorted(self.lines):
             print(line)
 
@@ -103,6 +107,12 @@ def read_chrome(summary, trace):
             begin = async_begins.pop(event.get("id"), None)
             if begin is None or begin[0] != pid or begin[1] > ts:
                 summary.error(f"async end without its begin: {event}")
+        elif ph == "C":
+            value = event.get("args", {}).get("value")
+            if not isinstance(value, int):
+                summary.error(f"counter event without an integer value: {event}")
+            else:
+                summary.counters[(pid, event["name"])].append(value)
         elif ph == "s":
             flows_out[event.get("id")] = (pid, tid, ts)
         elif ph == "f":
@@ -134,6 +144,10 @@ def read_jsonl(summary, lines):
             if require(summary, event, {"kind": str, "pid": int, "tid": int, "name": str}):
                 if event["name"]:
                     summary.lines.append(f"track {event['pid']} {event['tid']} {event['name']}")
+            continue
+        if event.get("type") == "counter":
+            if require(summary, event, {"pid": int, "name": str, "time_ns": int, "value": int}):
+                summary.counters[(event["pid"], event["name"])].append(event["value"])
             continue
         if event.get("type") != "event" or not require(summary, event, fields):
             summary.error(f"not a track or event: {line}")

@@ -12,15 +12,19 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   settings.trace_flags = prof::protocol::kTraceNvtx | prof::protocol::kTraceOsrt;
   settings.osrt_threshold_ns = 12345;
   settings.cuda_graph_trace = prof::protocol::CudaGraphTrace::kNode;
+  settings.cuda_memory_usage = true;
   std::strcpy(settings.socket_path, "/tmp/prof-a;b=c/stream.sock");
   const std::string encoded = EncodeSettings(settings);
-  CHECK(encoded == "v=1;trace=6;osrt_threshold_ns=12345;cuda_graph_trace=1;socket=/tmp/prof-a;b=c/stream.sock");
+  CHECK(encoded ==
+        "v=1;trace=6;osrt_threshold_ns=12345;cuda_graph_trace=1;"
+        "cuda_memory_usage=1;socket=/tmp/prof-a;b=c/stream.sock");
 
   InjectionSettings decoded;
   REQUIRE(DecodeSettings(encoded.c_str(), &decoded));
   CHECK(decoded.trace_flags == settings.trace_flags);
   CHECK(decoded.osrt_threshold_ns == 12345);
   CHECK(decoded.cuda_graph_trace == prof::protocol::CudaGraphTrace::kNode);
+  CHECK(decoded.cuda_memory_usage);
   CHECK(std::string(decoded.socket_path) == "/tmp/prof-a;b=c/stream.sock");
   CHECK(decoded.traces(prof::protocol::kTraceOsrt));
   CHECK_FALSE(decoded.traces(prof::protocol::kTraceCuda));
@@ -35,6 +39,7 @@ TEST_CASE("settings of another version - malformed or absent leave the injection
   CHECK_FALSE(DecodeSettings("v=1;trace=1", &decoded));
   CHECK_FALSE(DecodeSettings("garbage", &decoded));
   CHECK_FALSE(DecodeSettings("v=1;trace=1;cuda_graph_trace=2;socket=/x", &decoded));
+  CHECK_FALSE(DecodeSettings("v=1;trace=1;cuda_memory_usage=2;socket=/x", &decoded));
   CHECK(decoded.trace_flags == 99);  // untouched on failure
 }
 

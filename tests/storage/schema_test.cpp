@@ -53,6 +53,7 @@ void AddOneRowPerCudaTable(ReportWriter* writer) {
   writer->AddCudaGraphTrace(CudaGraphTraceRow{});
   writer->AddCudaEvent(CudaEventRow{});
   writer->AddCudaGraphEvent(CudaGraphEventRow{});
+  writer->AddCudaMemoryUsage(CudaMemoryUsageRow{});
   writer->AddGpuInfo(GpuInfoRow{});
   writer->AddCudaDevice(CudaDeviceRow{});
   writer->AddCudaStream(CudaStreamRow{});
@@ -111,6 +112,16 @@ TEST_CASE("tables appear with their first row - with the enums they refer to", "
                   "PROF_SESSION", "StringIds", "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
     CHECK(prof::test::QueryRows(path, "SELECT count(*) FROM ENUM_CUDA_MEM_KIND")[0][0] == "8");
   }
+  SECTION("CUDA memory usage with its two enums") {
+    const std::string path = FreshReportPath("schema-memory-usage");
+    auto writer = CreateWriter(path);
+    writer->AddCudaMemoryUsage(CudaMemoryUsageRow{});
+    FinishWriter(writer.get());
+    CHECK(TableNames(path) ==
+          Strings{"CUDA_GPU_MEMORY_USAGE_EVENTS", "ENUM_CUDA_DEV_MEM_EVENT_OPER",
+                  "ENUM_CUDA_MEM_KIND", "META_DATA_CAPTURE", "META_DATA_EXPORT", "PROCESSES",
+                  "PROF_SESSION", "StringIds", "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
+  }
 }
 
 // table -> "cid|name|type|notnull|pk" per column, from tests/storage/data/nsys_columns.tsv.
@@ -153,7 +164,7 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
   FinishWriter(writer.get());
 
   const std::map<std::string, Strings> reference = ReferenceColumns();
-  REQUIRE(reference.size() == 29);
+  REQUIRE(reference.size() == 31);
   for (const auto& [table, columns] : reference) {
     INFO("table " << table);
     CHECK(ReportColumns(path, table) == columns);
@@ -162,7 +173,7 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
 }
 
 TEST_CASE("the catalog's tables all have DDL compiled in", "[storage][schema]") {
-  REQUIRE(KnownTables().size() == 30);
+  REQUIRE(KnownTables().size() == 32);
   for (const TableSpec& spec : KnownTables()) {
     INFO("table " << spec.name);
     const std::optional<std::string_view> ddl = TableDdl(spec.name);
@@ -191,6 +202,7 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
   CHECK(EnumRows("ENUM_CUDA_FUNC_CACHE_CONFIG").size() == 4);
   CHECK(EnumRows("ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG").size() == 2);
   CHECK(EnumRows("ENUM_CUPTI_STREAM_TYPE").size() == 4);
+  CHECK(EnumRows("ENUM_CUDA_DEV_MEM_EVENT_OPER").size() == 2);
   const std::vector<EnumRow> mem_kinds = EnumRows("ENUM_CUDA_MEM_KIND");
   CHECK(mem_kinds.front().name == "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE");
   CHECK(mem_kinds.back().id == 7);
