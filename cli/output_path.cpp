@@ -84,4 +84,28 @@ Status ResolveReportPath(const std::string& pattern, pid_t pid, bool force_overw
   return Status::Ok();
 }
 
+std::string NumberedReportPath(const std::string& path, uint32_t number) {
+  const size_t slash = path.rfind('/');
+  const size_t dot = path.rfind('.');
+  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  const size_t at = has_extension ? dot : path.size();
+  return path.substr(0, at) + "." + std::to_string(number) + path.substr(at);
+}
+
+Status ResolveNumberedReportPath(const std::string& pattern, pid_t pid, uint32_t number,
+                                 bool force_overwrite, std::string* path) {
+  namespace fs = std::filesystem;
+  std::string base;
+  Status status = ResolveReportPath(pattern, pid, true, &base);
+  if (!status.ok()) return status;
+  const std::string numbered = NumberedReportPath(base, number);
+  std::error_code error;
+  if (!force_overwrite && fs::exists(numbered, error)) {
+    return Status::Error("report " + numbered + " already exists; use --force-overwrite=true to replace it");
+  }
+  if (fs::is_directory(numbered, error)) return Status::Error("report path is a directory: " + numbered);
+  *path = numbered;
+  return Status::Ok();
+}
+
 }  // namespace prof::cli

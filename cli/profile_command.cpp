@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/capture_flags.h"
 #include "cli/output_path.h"
 #include "cli/trace_options.h"
 #include "collector/profile_session.h"
@@ -77,6 +78,10 @@ class ProfileCommand : public Command {
                     "CUDA graphs: one row per graph launch (graph) or every node's operation (node)")
         ->check(CLI::IsMember({"graph", "node"}))
         ->default_str("graph");
+    sub->add_option("--cuda-memory-usage", cuda_memory_usage_,
+                    "Record GPU memory allocations and frees over time (true|false)")
+        ->default_str("false");
+    RegisterCaptureFlags(sub, &capture_flags_);
     sub->add_flag("-q,--quiet", quiet_, "Print only errors (the program's output is untouched)");
     sub->prefix_command();  // the first positional is the program; the rest are its arguments
     sub_ = sub;
@@ -93,20 +98,23 @@ class ProfileCommand : public Command {
     }
     Status status = ParseTraceList(trace_, &options.trace_flags);
     if (!status.ok()) return Fail(status);
+    if (!(status = ParseCaptureFlags(capture_flags_, &options.capture)).ok()) return Fail(status);
     if (!(status = FindLibraryDir(&options.library_dir)).ok()) return Fail(status);
 
     options.trace_text = trace_;
     options.osrt_threshold_ns = osrt_threshold_ns_;
     options.cuda_graph_trace = cuda_graph_trace_ == "node" ? protocol::CudaGraphTrace::kNode
                                                            : protocol::CudaGraphTrace::kGraph;
+    options.cuda_memory_usage = cuda_memory_usage_;
     options.extra_environment = environment_;
     for (const auto& word : options.command) {
       options.command_line += (options.command_line.empty() ? "" : " ") + ShellQuote(word);
     }
     const std::string output = output_;
     const bool force = force_overwrite_;
-    options.resolve_report_path = [output, force](pid_t pid, std::string* path) {
-      return ResolveReportPath(output, pid, force, path);
+    options.resolve_report_path = [output, force](pid_t pid, uint32_t number, std::string* path) {
+      return number == 0 ? ResolveReportPath(output, pid, force, path)
+                         : ResolveNumberedReportPath(output, pid, number, force, path);
     };
 
     collector::ProfileResult result;
@@ -126,7 +134,7 @@ class ProfileCommand : public Command {
       spdlog::warn("warning: {} events were dropped because prof could not keep up",
                    result.dropped_records);
     }
-    spdlog::info("report written to {}", result.report_path);
+    for (const std::string& path : result.report_paths) spdlog::info("report written to {}", path);
     if (stats_) PrintStats(result.report_path);
     return result.exit_code;
   }
@@ -151,8 +159,10 @@ class ProfileCommand : public Command {
   bool stats_ = false;
   uint64_t osrt_threshold_ns_ = 1000;
   std::string cuda_graph_trace_ = "graph";
+  bool cuda_memory_usage_ = false;
   std::vector<std::string> environment_;
   bool quiet_ = false;
+  CaptureFlags capture_flags_;
 };
 
 }  // namespace

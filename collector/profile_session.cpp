@@ -13,6 +13,10 @@
 #include <cstring>
 #include <memory>
 
+#include "collector/capture_controller.h"
+#include "collector/capture_metadata.h"
+#include "collector/capture_page.h"
+#include "collector/capture_router.h"
 #include "collector/launcher.h"
 #include "collector/session_server.h"
 #include "collector/stream_importer.h"
@@ -85,6 +89,7 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   settings.trace_flags = options.trace_flags;
   settings.osrt_threshold_ns = options.osrt_threshold_ns;
   settings.cuda_graph_trace = options.cuda_graph_trace;
+  settings.cuda_memory_usage = options.cuda_memory_usage;
   std::strncpy(settings.socket_path, socket.c_str(), sizeof(settings.socket_path) - 1);
 
   const char* inherited_preload = std::getenv("LD_PRELOAD");
@@ -139,24 +144,31 @@ int64_t UtcNowNs() {
       .count();
 }
 
-// Reads streams until the program exits and then until its streams end (bounded by the grace).
-// Returns when the program exited (CLOCK_MONOTONIC ns).
-uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, StreamImporter* importer,
-                         storage::ReportWriter* writer, int* exit_code) {
+// Reads streams until the program exits and then until its streams end (bounded by the grace),
+// running the capture timers in between. Returns when the program exited (CLOCK_MONOTONIC ns).
+uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRouter* router,
+                         CaptureController* capture, int* exit_code) {
   uint64_t last_commit = protocol::MonotonicNowNs();
   bool exited = false;
   uint64_t exit_time = 0;
   uint64_t quiet_since = 0;  // when the last connection closed after the exit
+  bool commit_failed = false;
   while (true) {
-    server->PollOnce(exited ? 10 : kPollIntervalMs, exited ? -1 : child->exit_fd(), importer);
+    const int timeout_ms =
+        exited ? 10 : capture->PollTimeoutMs(protocol::MonotonicNowNs(), kPollIntervalMs);
+    server->PollOnce(timeout_ms, exited ? -1 : child->exit_fd(), router);
     const uint64_t now = protocol::MonotonicNowNs();
+    if (!exited) capture->Tick(now, child);
+    router->Refresh();
     if (!exited && child->Reap(false, exit_code)) {
       exited = true;
       exit_time = now;
     }
     if (now - last_commit >= kCommitIntervalNs) {
-      Status committed = writer->Commit();
-      if (!committed.ok()) spdlog::warn("warning: {}", committed.message());
+      Status committed = router->Commit();
+      // Once: a full disk fails every later commit too, and the final error repeats the reason.
+      if (!committed.ok() && !commit_failed) spdlog::warn("warning: {}", committed.message());
+      commit_failed = commit_failed || !committed.ok();
       last_commit = now;
     }
     if (!exited) continue;
@@ -169,7 +181,7 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, StreamImpor
       break;
     }
   }
-  server->CloseAll(importer);
+  server->CloseAll(router);
   return exit_time;
 }
 
@@ -209,6 +221,34 @@ bool CudaDriverLoadable() {
   return true;
 }
 
+// Finishes every report of the session (one per window with repeat) with the same session facts
+// and its own importer's counts; returns the first failure, the reports that failed left out.
+Status FinishReports(const ProfileOptions& options, storage::SessionInfo session,
+                     uint64_t session_start, CaptureRouter* router, ProfileResult* result) {
+  Status status = Status::Ok();
+  for (size_t i = 0; i < router->reports().size(); ++i) {
+    CaptureRouter::Report& report = router->reports()[i];
+    const StreamImporter& importer = *report.importer;
+    session.dropped_records = static_cast<int64_t>(importer.dropped_records());
+    session.unknown_records =
+        static_cast<int64_t>(importer.unknown_records() + importer.malformed_records());
+    session.broken_streams = static_cast<int64_t>(importer.broken_streams());
+    session.cuda_dropped_records = static_cast<int64_t>(importer.cuda_dropped_records());
+    result->dropped_records += importer.dropped_records();
+    if (i == 0) result->cuda_warnings = importer.cuda_warnings();
+    RecordCaptureSettings(options, session.duration_ns, report.writer.get());
+    RecordCaptureControl(options.capture, ReportWindows(*router, i, options.capture.repeats()),
+                         session_start, report.writer.get());
+    Status finished = report.writer->Finish(session);
+    if (finished.ok()) {
+      result->report_paths.push_back(report.path);
+    } else if (status.ok()) {
+      status = finished;
+    }
+  }
+  return status;
+}
+
 }  // namespace
 
 bool HasCudaInjection(const std::string& library_dir) {
@@ -233,26 +273,36 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   spec.argv = options.command;
   spec.argv[0] = program;
 
+  std::unique_ptr<CapturePage> capture_page;
+  status = CapturePage::Create(server->socket_path(), options.capture, &capture_page);
+  if (!status.ok()) return status;
+
   ChildProcess child;
   if (!(status = child.Spawn(spec)).ok()) return status;
-  std::unique_ptr<storage::ReportWriter> writer;
-  if (!(status = options.resolve_report_path(child.pid(), &result->report_path)).ok() ||
-      !(status = storage::ReportWriter::Create(result->report_path, &writer)).ok()) {
+  const bool repeats = options.capture.repeats();
+  CaptureRouter router(capture_page->control(), repeats,
+                       [&](uint32_t index, std::string* path,
+                           std::unique_ptr<storage::ReportWriter>* writer) {
+                         Status named = options.resolve_report_path(
+                             child.pid(), repeats ? index + 1 : 0, path);
+                         return named.ok() ? storage::ReportWriter::Create(*path, writer) : named;
+                       });
+  if (!(status = router.OpenFirstReport()).ok()) {
     child.Cancel();
-    result->report_path.clear();
     return status;
   }
-  StreamImporter importer(writer.get());
+  CaptureController capture(options.capture, capture_page->control());
   uint64_t exit_time = 0;
   {
     SignalForwarding forwarding(&child);
+    capture.Start(protocol::MonotonicNowNs());
     if (!(status = child.Release()).ok()) {
-      writer->Abandon();
-      result->report_path.clear();
+      router.AbandonAll();
       return status;
     }
-    exit_time = ImportUntilExit(server.get(), &child, &importer, writer.get(), &result->exit_code);
+    exit_time = ImportUntilExit(server.get(), &child, &router, &capture, &result->exit_code);
   }
+  router.Refresh();
 
   session.prof_version = PROF_VERSION;
   session.command_line = options.command_line;
@@ -260,22 +310,15 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   session.osrt_threshold_ns = static_cast<int64_t>(options.osrt_threshold_ns);
   session.exit_status = result->exit_code;
   session.duration_ns = static_cast<int64_t>(exit_time - session_start);
-  session.dropped_records = static_cast<int64_t>(importer.dropped_records());
-  session.unknown_records =
-      static_cast<int64_t>(importer.unknown_records() + importer.malformed_records());
-  session.broken_streams = static_cast<int64_t>(importer.broken_streams());
   session.utc_epoch_ns_at_start = utc_start;
-  session.cuda_dropped_records = static_cast<int64_t>(importer.cuda_dropped_records());
-  result->dropped_records = importer.dropped_records();
-  result->cuda_warnings = importer.cuda_warnings();
+  status = FinishReports(options, session, session_start, &router, result);
   if ((options.trace_flags & protocol::kTraceCuda) && HasCudaInjection(options.library_dir) &&
-      !importer.cuda_tracing_started() && result->cuda_warnings.empty() && !CudaDriverLoadable()) {
+      !router.reports().front().importer->cuda_tracing_started() && result->cuda_warnings.empty() &&
+      !CudaDriverLoadable()) {
     result->cuda_warnings.push_back(kNoCudaDriver);
   }
-  RecordCaptureSettings(options, session.duration_ns, writer.get());
-  status = writer->Finish(session);
-  if (!status.ok()) result->report_path.clear();
-  return status;
+  if (!result->report_paths.empty()) result->report_path = result->report_paths.front();
+  return status.ok() ? router.report_error() : status;
 }
 
 }  // namespace prof::collector

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/capture_options.h"
 #include "common/status.h"
 #include "injection/protocol/launch_settings.h"
 
@@ -24,16 +25,21 @@ struct ProfileOptions {
   std::string trace_text;            // the --trace value as the report records it
   uint64_t osrt_threshold_ns = 1000;
   protocol::CudaGraphTrace cuda_graph_trace = protocol::CudaGraphTrace::kGraph;
+  bool cuda_memory_usage = false;              // --cuda-memory-usage
   std::vector<std::string> extra_environment;  // -e NAME=value
   std::string library_dir;                     // where libprof_core.so and friends live
   std::string command_line;                    // for the report: the profiled command, quoted
-  // Names the report once the child's pid is known (for %p); errors abort before the program runs.
-  std::function<Status(pid_t child_pid, std::string* report_path)> resolve_report_path;
+  CaptureOptions capture;                      // --delay, --duration, --kill, -c, -p, ...
+  // Names a report once the child's pid is known (for %p); errors abort before the program runs.
+  // `number` is 0 for the session's one report, N for the report of the Nth repeated capture.
+  std::function<Status(pid_t child_pid, uint32_t number, std::string* report_path)>
+      resolve_report_path;
 };
 
 struct ProfileResult {
   int exit_code = 0;        // the program's exit code, or 128+N when signal N killed it
-  std::string report_path;  // empty when no report was written
+  std::string report_path;  // empty when no report was written; else the first of report_paths
+  std::vector<std::string> report_paths;  // one per capture window with --capture-range-end=repeat
   uint64_t dropped_records = 0;
   // One line per distinct reason CUDA tracing did not start in a process (no libcupti, another
   // profiler owns CUPTI, ...), or kNoCudaDriver when the machine has none; empty when tracing

@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "injection/core/capture_gate.h"
 #include "injection/core/stream_connection.h"
 #include "injection/core/thread_buffer.h"
 
@@ -238,6 +239,7 @@ bool WaitForSpace(ThreadBuffer* buffer, const void* first, size_t first_size, co
 
 void Emit(protocol::RecordHeader* record, size_t fixed_size, const char* text, size_t text_length) {
   if (!g_enabled.load(std::memory_order_acquire) || t_internal_depth > 0) return;
+  if (!CaptureAllows(record->kind)) return;  // outside every capture window
   if (t_inside_emit) {
     // A signal handler interrupted this thread's own Emit: appending now would corrupt the ring.
     if (t_buffer != nullptr) t_buffer->dropped.fetch_add(1, std::memory_order_relaxed);
@@ -267,6 +269,7 @@ __attribute__((constructor)) void StartAtLoad() {
   if (!protocol::DecodeSettings(getenv(protocol::kSettingsEnvVar), &g_settings)) return;
   pthread_key_create(&g_thread_exit_key, OnThreadExit);
   pthread_atfork(BeforeFork, AfterForkInParent, AfterForkInChild);
+  MapCapturePage(g_settings.socket_path);
   StartStream();
 }
 

@@ -9,6 +9,7 @@
 #include "injection/core/event_stream.h"
 #include "injection/cuda/api_selection.h"
 #include "injection/cuda/graph_events.h"
+#include "injection/cuda/profiler_api_capture.h"
 #include "injection/protocol/cuda_records.h"
 
 namespace prof::injection::cuda {
@@ -107,6 +108,7 @@ void OnExit(CudaApiDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackDat
 void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain cupti_domain, CUpti_CallbackId cbid,
                          const void* callback_data) {
   if (!g_recording.load(std::memory_order_relaxed)) return;
+  OnProfilerApiCallback(cupti_domain, cbid, callback_data);  // --capture-range=cudaProfilerApi
   if (cupti_domain == CUPTI_CB_DOMAIN_RESOURCE) {
     return OnGraphResource(cbid, *static_cast<const CUpti_ResourceData*>(callback_data));
   }

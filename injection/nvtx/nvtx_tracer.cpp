@@ -2,6 +2,7 @@
 
 #include "injection/core/event_stream.h"
 #include "injection/nvtx/nesting_levels.h"
+#include "injection/nvtx/nvtx_capture.h"
 #include "injection/nvtx/nvtx_handles.h"
 #include "injection/nvtx/nvtx_records.h"
 
@@ -44,6 +45,7 @@ void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
 nvtxRangeId_t RangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
   const uint64_t now = MonotonicNowNs();
   const uint64_t id = NextRangeId();
+  CaptureOnRangeStart(domain, attributes, id, now);
   EmitEvent(RecordKind::kNvtxRangeStart, now, AnnouncedDomainId(domain, now), id, attributes);
   return id;
 }
@@ -52,13 +54,17 @@ void RangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
   const uint64_t now = MonotonicNowNs();
   if (id == 0) return;  // never returned by RangeStart: nothing to end
   EmitRangeEnd(RecordKind::kNvtxRangeEnd, now, DomainId(domain), id);
+  CaptureOnRangeEnd(domain, id, now);
 }
 
 int RangePush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
   const uint64_t now = MonotonicNowNs();
   const uint64_t domain_id = AnnouncedDomainId(domain, now);
   const int32_t level = PushLevel(domain_id);
-  if (level >= 0) EmitEvent(RecordKind::kNvtxPush, now, domain_id, level, attributes);
+  if (level >= 0) {
+    CaptureOnPush(domain, attributes, level, now);
+    EmitEvent(RecordKind::kNvtxPush, now, domain_id, level, attributes);
+  }
   return level;
 }
 
@@ -66,7 +72,10 @@ int RangePop(nvtxDomainHandle_t domain) {
   const uint64_t now = MonotonicNowNs();
   const uint64_t domain_id = DomainId(domain);
   const int32_t level = PopLevel(domain_id);
-  if (level >= 0) EmitRangeEnd(RecordKind::kNvtxPop, now, domain_id, level);
+  if (level >= 0) {
+    EmitRangeEnd(RecordKind::kNvtxPop, now, domain_id, level);
+    CaptureOnPop(domain, level, now);
+  }
   return level;
 }
 

@@ -107,7 +107,8 @@ TEST_CASE("prof's messages go to stderr with the prof: prefix") {
 
 TEST_CASE("CUDA tracing sets CUDA_INJECTION64_PATH and the graph trace mode for the program") {
   const std::string dir = MakeTempDir("cuda_env");
-  Profile(dir + "/on", {"exit", "0"}, {"-q", "--cuda-graph-trace=node"});
+  Profile(dir + "/on", {"exit", "0"},
+          {"-q", "--cuda-graph-trace=node", "--cuda-memory-usage=true"});
   const std::string on = SessionValue(dir + "/on.sqlite", "environment_set");
 #ifdef PROF_HAS_CUDA_TRACING
   CHECK(on.find("CUDA_INJECTION64_PATH=" + fs::path(ProfBinary()).parent_path().parent_path().string() +
@@ -115,11 +116,11 @@ TEST_CASE("CUDA tracing sets CUDA_INJECTION64_PATH and the graph trace mode for 
 #else
   CHECK(on.find("CUDA_INJECTION64_PATH") == std::string::npos);
 #endif
-  CHECK(on.find(";cuda_graph_trace=1;") != std::string::npos);
+  CHECK(on.find(";cuda_graph_trace=1;cuda_memory_usage=1;") != std::string::npos);
   Profile(dir + "/off", {"exit", "0"}, {"-q", "-t", "nvtx"});
   const std::string off = SessionValue(dir + "/off.sqlite", "environment_set");
   CHECK(off.find("CUDA_INJECTION64_PATH") == std::string::npos);
-  CHECK(off.find(";cuda_graph_trace=0;") != std::string::npos);
+  CHECK(off.find(";cuda_graph_trace=0;cuda_memory_usage=0;") != std::string::npos);
 }
 
 TEST_CASE("the -e option sets variables in the program's environment and the report lists what prof set") {

@@ -5,6 +5,7 @@
 
 #include <mutex>
 
+#include "injection/core/capture_gate.h"
 #include "injection/core/event_stream.h"
 
 namespace prof::test {
@@ -36,6 +37,9 @@ const protocol::InjectionSettings& Settings() {
 }
 
 bool StreamEnabled() { return true; }
+
+// Not launched by prof: no capture page, so no capture window is ever opened or closed.
+protocol::CaptureControl* CapturePage() { return nullptr; }
 
 uint32_t CurrentTid() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
 
