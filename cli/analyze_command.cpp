@@ -7,6 +7,7 @@
 #include "analyze/analyze_runner.h"
 #include "analyze/rule_registry.h"
 #include "cli/output_options.h"
+#include "common/one_line.h"
 
 namespace prof::cli {
 namespace {
@@ -64,7 +65,7 @@ class AnalyzeCommand : public Command {
     if (options_.quiet) spdlog::set_level(spdlog::level::err);
     const Status status = analyze::RunAnalyze(report_path_, options_);
     if (!status.ok()) {
-      spdlog::error("error: {}", status.message());
+      spdlog::error("error: {}", OneLine(status.message()));
       return 1;
     }
     return 0;

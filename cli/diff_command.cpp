@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/one_line.h"
 #include "diff/diff_formats.h"
 #include "diff/diff_runner.h"
 
@@ -96,7 +97,7 @@ Status AssignReports(DiffArguments* args) {
 }
 
 int Fail(const std::string& message) {
-  spdlog::error("error: {}", message);
+  spdlog::error("error: {}", OneLine(message));
   return kExitError;
 }
 

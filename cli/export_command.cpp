@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "common/one_line.h"
 #include "export/export_runner.h"
 #include "export/export_types.h"
 
@@ -52,7 +53,7 @@ class ExportCommand : public Command {
     std::string written;
     const Status status = exporter::RunExport(report_path_, options_, &written);
     if (!status.ok()) {
-      spdlog::error("error: {}", status.message());
+      spdlog::error("error: {}", OneLine(status.message()));
       return 1;
     }
     spdlog::info("wrote {}", written);

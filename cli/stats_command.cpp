@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/output_options.h"
+#include "common/one_line.h"
 #include "stats/report_registry.h"
 #include "stats/stats_runner.h"
 
@@ -53,7 +54,7 @@ class StatsCommand : public Command {
     if (options_.quiet) spdlog::set_level(spdlog::level::err);
     const Status status = stats::RunStats(report_path_, options_);
     if (!status.ok()) {
-      spdlog::error("error: {}", status.message());
+      spdlog::error("error: {}", OneLine(status.message()));
       return 1;
     }
     return 0;

@@ -1,12 +1,27 @@
 #include "export/chrome_trace_writer.h"
 
+#include <cstdint>
+#include <limits>
+
 #include "export/json_text.h"
 
 namespace prof::exporter {
 namespace {
 
+// end - start without signed overflow: a crafted report can hold any two int64 values, and a
+// nonsense row must give a nonsense number, not undefined behaviour.
+int64_t DurationNs(const TimelineEvent& event) {
+  int64_t duration = 0;
+  if (__builtin_sub_overflow(event.end_ns, event.start_ns, &duration)) {
+    return event.end_ns < event.start_ns ? std::numeric_limits<int64_t>::min()
+                                         : std::numeric_limits<int64_t>::max();
+  }
+  return duration;
+}
+
 constexpr std::string_view kFlowCategory = "cuda_flow";
 constexpr std::string_view kFlowName = "launch";
+constexpr std::string_view kCounterCategory = "counter";
 
 }  // namespace
 
@@ -50,13 +65,19 @@ void ChromeTraceWriter::AddEvent(const TimelineEvent& event) {
     default:
       BeginEvent('X', category, event.name, event.pid, event.tid, event.start_ns);
       line_ += ",\"dur\":";
-      AppendMicroseconds(event.end_ns - event.start_ns, &line_);
+      AppendMicroseconds(DurationNs(event), &line_);
       line_ += ",\"args\":";
       AppendJsonArgs(event.args, &line_);
       EndEvent();
       if (event.flow_id != 0) AddFlow(event);
       return;
   }
+}
+
+void ChromeTraceWriter::AddCounter(const CounterSample& sample) {
+  BeginEvent('C', kCounterCategory, sample.name, sample.pid, 0, sample.time_ns);
+  line_ += ",\"args\":{\"value\":" + std::to_string(sample.value) + '}';
+  EndEvent();
 }
 
 void ChromeTraceWriter::Finish() { out_->Append("\n]}\n"); }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "stats/dropped_records.h"
 #include "stats/output_files.h"
 #include "stats/output_format.h"
 #include "stats/report_database.h"
@@ -100,6 +101,13 @@ Status RunStats(const std::string& report_path, const StatsOptions& options) {
   if (Status status = ResolveOutputSettings(options, &settings); !status.ok()) return status;
   storage::Database db;
   if (Status status = OpenReportDatabase(report_path, &db); !status.ok()) return status;
+  // Before the reports, so that nobody reads their numbers as complete.
+  if (const std::optional<int64_t> dropped = DroppedRecords(&db); dropped && *dropped > 0) {
+    spdlog::warn(
+        "warning: {} lost {} records while profiling (prof could not keep up); the "
+        "reports below miss them",
+        report_path, *dropped);
+  }
   std::vector<ReportRequest> reports;
   if (Status status = SelectReports(options.reports, &db, &reports); !status.ok()) return status;
   if (reports.empty() && !options.quiet) {

@@ -2,7 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +28,39 @@ Status CheckReadableDatabaseFile(const std::string& path) {
     return Status::Error(path + " is not an SQLite database");
   }
   return Status::Ok();
+}
+
+// The SQL an error message quotes, on one line and cut short: messages reach the user as one
+// "prof: error: ..." line, and the compiled-in queries span dozens of lines.
+std::string SqlExcerpt(std::string_view sql) {
+  constexpr size_t kMaxExcerpt = 160;
+  std::string excerpt;
+  bool in_space = false;
+  for (char c : sql) {
+    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+    if (space && (in_space || excerpt.empty())) continue;
+    in_space = space;
+    excerpt += space ? ' ' : c;
+    if (excerpt.size() == kMaxExcerpt) return excerpt + "...";
+  }
+  if (!excerpt.empty() && excerpt.back() == ' ') excerpt.pop_back();
+  return excerpt;
+}
+
+// A read-only file URI with immutable=1: SQLite then takes no locks and creates no -wal, -shm or
+// -journal file beside the report, whatever its header says, so reading never writes anything.
+std::string ImmutableFileUri(const std::string& path) {
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || std::strchr("/-._~", c) != nullptr) {
+      uri += static_cast<char>(c);
+    } else {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", c);
+      uri += escaped;
+    }
+  }
+  return uri + "?mode=ro&immutable=1";
 }
 
 }  // namespace
@@ -52,9 +87,10 @@ void Database::Close() {
   db_ = nullptr;
 }
 
-Status Database::Open(const std::string& path, int flags, Database* out) {
+Status Database::Open(const std::string& path, const std::string& filename, int flags,
+                      Database* out) {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  const int rc = sqlite3_open_v2(filename.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string message =
         "cannot open " + path + ": " + (db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
@@ -71,8 +107,11 @@ Status Database::Open(const std::string& path, int flags, Database* out) {
 Status Database::OpenReadOnly(const std::string& path, Database* out) {
   if (Status status = CheckReadableDatabaseFile(path); !status.ok()) return status;
   Database db;
-  if (Status status = Open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, &db); !status.ok())
+  if (Status status = Open(path, ImmutableFileUri(path),
+                           SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, &db);
+      !status.ok()) {
     return status;
+  }
   // Reading the schema catches files with a valid header but a damaged body.
   if (Status status = db.Exec("SELECT count(*) FROM sqlite_master"); !status.ok()) {
     return Status::Error(path + " is not a readable SQLite database: " + db.ErrorText());
@@ -82,7 +121,7 @@ Status Database::OpenReadOnly(const std::string& path, Database* out) {
 }
 
 Status Database::OpenReadWrite(const std::string& path, Database* out) {
-  return Open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, out);
+  return Open(path, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, out);
 }
 
 Status Database::Exec(std::string_view sql) {
@@ -93,7 +132,7 @@ Status Database::Exec(std::string_view sql) {
   if (rc == SQLITE_OK) return Status::Ok();
   std::string message = "SQL error in " + path_ + ": " + (error != nullptr ? error : ErrorText());
   sqlite3_free(error);
-  return Status::Error(std::move(message) + " (in: " + text + ")");
+  return Status::Error(std::move(message) + " (in: " + SqlExcerpt(text) + ")");
 }
 
 Status Database::Prepare(std::string_view sql, Statement* out) {
@@ -104,9 +143,9 @@ Status Database::Prepare(std::string_view sql, Statement* out) {
   if (rc != SQLITE_OK) {
     sqlite3_finalize(stmt);
     return Status::Error("cannot prepare SQL on " + path_ + ": " + ErrorText() +
-                         " (in: " + std::string(sql) + ")");
+                         " (in: " + SqlExcerpt(sql) + ")");
   }
-  if (stmt == nullptr) return Status::Error("no SQL statement in: " + std::string(sql));
+  if (stmt == nullptr) return Status::Error("no SQL statement in: " + SqlExcerpt(sql));
   Statement prepared;
   prepared.stmt_ = stmt;
   *out = std::move(prepared);
@@ -157,7 +196,7 @@ std::string_view Statement::sql() const {
 void Statement::NoteBindResult(int rc, int index) {
   if (rc == SQLITE_OK || !bind_status_.ok()) return;
   bind_status_ = Status::Error("cannot bind parameter " + std::to_string(index) + ": " +
-                               sqlite3_errstr(rc) + " (in: " + std::string(sql()) + ")");
+                               sqlite3_errstr(rc) + " (in: " + SqlExcerpt(sql()) + ")");
 }
 
 void Statement::BindInt64(int index, int64_t value) {
@@ -211,7 +250,7 @@ int Statement::ParameterCount() const { return sqlite3_bind_parameter_count(stmt
 Status Statement::Error(std::string_view what) const {
   sqlite3* db = sqlite3_db_handle(stmt_);
   return Status::Error(std::string(what) + ": " + sqlite3_errmsg(db) +
-                       " (in: " + std::string(sql()) + ")");
+                       " (in: " + SqlExcerpt(sql()) + ")");
 }
 
 Status Statement::Step(bool* has_row) {

@@ -2,7 +2,7 @@
 //
 // Contract:
 // - No exceptions: fallible calls return prof::Status whose message names the file or the SQL and
-//   carries SQLite's error text.
+//   carries SQLite's error text, on one line (the SQL is quoted shortened, its newlines removed).
 // - Database, Statement and Transaction are move-only. A Statement may outlive its Database object
 //   and stays usable: the connection really closes once its last statement is finalized.
 // - A Transaction must not outlive the Database it was begun on.
@@ -69,7 +69,9 @@ class Database {
   void Close();
 
  private:
-  static Status Open(const std::string& path, int flags, Database* out);
+  // `filename` is what SQLite opens (a URI for read-only opens); `path` names the file in messages.
+  static Status Open(const std::string& path, const std::string& filename, int flags,
+                     Database* out);
 
   sqlite3* db_ = nullptr;
   std::string path_;

@@ -19,7 +19,11 @@ class BuiltRecord {
         static_cast<uint16_t>(protocol::AlignedRecordSize(sizeof(Record) + text.size()));
     words_.assign(record.header.size / sizeof(uint64_t), 0);
     std::memcpy(words_.data(), &record, sizeof(Record));
-    std::memcpy(reinterpret_cast<char*>(words_.data()) + sizeof(Record), text.data(), text.size());
+    // An empty view's data() may be null, which memcpy must not be given even for 0 bytes.
+    if (!text.empty()) {
+      std::memcpy(reinterpret_cast<char*>(words_.data()) + sizeof(Record), text.data(),
+                  text.size());
+    }
   }
 
   const protocol::RecordHeader& header() const {

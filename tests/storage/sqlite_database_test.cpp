@@ -133,6 +133,21 @@ TEST_CASE("a failed bind is reported by the next Step", "[storage][sqlite]") {
   CHECK(statement.ColumnInt64(0) == 3);
 }
 
+TEST_CASE("SQL errors quote a long statement on one line and shortened", "[storage][sqlite]") {
+  Database db = OpenMemory();
+  Statement statement;
+  const std::string sql = "SELECT a,\n       b\nFROM missing_table\nWHERE " + std::string(200, 'x');
+  const Status prepare = db.Prepare(sql, &statement);
+  REQUIRE_FALSE(prepare.ok());
+  CHECK(prepare.message() ==
+        "cannot prepare SQL on :memory:: no such table: missing_table (in: "
+        "SELECT a, b FROM missing_table WHERE " +
+            std::string(123, 'x') + "...)");
+  const Status exec = db.Exec("DELETE FROM\n  missing_table");
+  CHECK(exec.message() ==
+        "SQL error in :memory:: no such table: missing_table (in: DELETE FROM missing_table)");
+}
+
 TEST_CASE("SQL errors carry SQLite's text and the statement", "[storage][sqlite]") {
   Database db = OpenMemory();
   Statement statement;

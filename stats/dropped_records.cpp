@@ -1,0 +1,25 @@
+#include "stats/dropped_records.h"
+
+namespace prof::stats {
+namespace {
+
+// Text values only when they are all digits: CAST would read "12 apples" as 12.
+constexpr std::string_view kDroppedRecords =
+    "SELECT CAST(value AS INTEGER) FROM main.PROF_SESSION "
+    "WHERE name = ?1 AND typeof(value) IN ('integer', 'text') AND value NOT GLOB '*[^0-9]*' "
+    "AND value <> '' LIMIT 1";
+
+}  // namespace
+
+std::optional<int64_t> DroppedRecords(storage::Database* db) {
+  bool exists = false;
+  if (!db->TableExists("PROF_SESSION", &exists).ok() || !exists) return std::nullopt;
+  storage::Statement query;
+  if (!db->Prepare(kDroppedRecords, &query).ok()) return std::nullopt;
+  query.BindText(1, std::string_view("dropped_records"));
+  bool has_row = false;
+  if (!query.Step(&has_row).ok() || !has_row) return std::nullopt;
+  return query.ColumnInt64(0);
+}
+
+}  // namespace prof::stats

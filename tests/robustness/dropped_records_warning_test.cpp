@@ -1,0 +1,48 @@
+// prof stats warns on one stderr line when the capture dropped records, and only then.
+#include <catch2/catch.hpp>
+
+#include "tests/robustness/hostile_reports.h"
+#include "tests/support/test_support.h"
+
+namespace prof::robustness::test {
+namespace {
+
+using prof::test::CommandResult;
+using prof::test::RunCommand;
+
+// The valid report with a PROF_SESSION table as prof writes it, dropped_records set to `value`.
+std::string ReportWithDropped(const std::string& name, const std::string& value) {
+  const std::string path = WriteValidReport("dropped_" + name);
+  ExecSql(path,
+          "CREATE TABLE PROF_SESSION (name TEXT NOT NULL, value TEXT);"
+          "INSERT INTO PROF_SESSION VALUES ('prof_version', '0.1.0'), ('dropped_records', " +
+              value + ");");
+  return path;
+}
+
+CommandResult Stats(const std::string& path) {
+  return RunCommand({prof::test::ProfBinary(), "stats", "-r", "nvtx_sum", "-f", "csv", path});
+}
+
+}  // namespace
+
+TEST_CASE("prof stats warns before the reports when records were dropped", "[robustness]") {
+  const std::string path = ReportWithDropped("some", "'42'");
+  const CommandResult result = Stats(path);
+  CHECK(result.exit_code == 0);
+  CHECK(result.err == "prof: warning: " + path +
+                          " lost 42 records while profiling (prof could not keep up); the reports "
+                          "below miss them\n");
+  CHECK(result.out == Stats(ReportWithDropped("none_for_comparison", "'0'")).out);
+}
+
+TEST_CASE("prof stats does not warn on zero or unreadable drop counts", "[robustness]") {
+  for (const std::string& value : {"'0'", "'lots'", "'12 apples'", "NULL", "''", "x'3432'"}) {
+    const CommandResult result = Stats(ReportWithDropped("quiet", value));
+    INFO("dropped_records = " << value);
+    CHECK(result.exit_code == 0);
+    CHECK(result.err.empty());
+  }
+}
+
+}  // namespace prof::robustness::test

@@ -1,0 +1,196 @@
+// prof stats, analyze, diff and export through the prof executable on damaged, foreign and crafted
+// report files: one "prof: error: ..." line and the command's error code, or a correct result;
+// never a crash, a changed input, a file beside the input, or a partial output.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <set>
+
+#include "tests/robustness/hostile_reports.h"
+#include "tests/support/test_support.h"
+
+namespace prof::robustness::test {
+namespace {
+
+namespace fs = std::filesystem;
+using prof::test::CommandResult;
+using prof::test::ProfBinary;
+using prof::test::RunCommand;
+
+// prof with `args`.
+std::vector<std::string> Args(std::initializer_list<std::string> args) {
+  std::vector<std::string> argv = {ProfBinary()};
+  argv.insert(argv.end(), args);
+  return argv;
+}
+
+// One reader invocation: its arguments around the report path, given an empty output directory.
+struct ReaderCommand {
+  std::string name;
+  int error_exit_code;
+  std::vector<std::string> (*args)(const std::string& report, const std::string& out_dir);
+};
+
+const std::vector<ReaderCommand>& ReaderCommands() {
+  static const std::vector<ReaderCommand> commands = {
+      {"stats", 1,
+       [](const std::string& r, const std::string&) {
+         return Args({"stats", r});
+       }},
+      {"stats_csv_files", 1,
+       [](const std::string& r, const std::string& o) {
+         return Args({"stats", "-f", "csv", "-o", o + "/out", r});
+       }},
+      {"analyze", 1,
+       [](const std::string& r, const std::string&) {
+         return Args({"analyze", r});
+       }},
+      {"analyze_csv_files", 1,
+       [](const std::string& r, const std::string& o) {
+         return Args({"analyze", "-r", "gpu_gaps,summary", "-f", "csv", "-o", o + "/out", r});
+       }},
+      {"diff", 2,
+       [](const std::string& r, const std::string&) {
+         return Args({"diff", r, r});
+       }},
+      {"export_chrome", 1,
+       [](const std::string& r, const std::string& o) {
+         return Args({"export", "--type=chrome", "-o", o + "/out.json", r});
+       }},
+      {"export_perfetto", 1,
+       [](const std::string& r, const std::string& o) {
+         return Args({"export", "--type=perfetto", "-o", o + "/out.pftrace", r});
+       }},
+      {"export_jsonl", 1,
+       [](const std::string& r, const std::string& o) {
+         return Args({"export", "--type=jsonl", "-o", o + "/out.jsonl.gz", r});
+       }},
+      {"export_sqlite", 1,
+       [](const std::string& r, const std::string& o) {
+         return Args({"export", "--type=sqlite", "-o", o + "/out.sqlite", r});
+       }},
+  };
+  return commands;
+}
+
+std::set<std::string> FilesIn(const std::string& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename());
+  return names;
+}
+
+// Runs `command` on `report` and checks what holds for every file, valid or not.
+CommandResult RunChecked(const ReaderCommand& command, const HostileReport& report) {
+  const std::string before = ReadBytes(report.path);
+  const std::string out_dir = prof::test::MakeTempDir("robust_out_" + report.name);
+  const CommandResult result = RunCommand(command.args(report.path, out_dir));
+  INFO(command.name << " on " << report.name << ": exit " << result.exit_code
+                    << ", stderr: " << result.err);
+  CHECK((result.exit_code == 0 || result.exit_code == command.error_exit_code));
+  CHECK(ReadBytes(report.path) == before);
+  CHECK(FilesIn(fs::path(report.path).parent_path()) ==
+        std::set<std::string>{fs::path(report.path).filename()});
+  if (result.exit_code != 0) {
+    CHECK(result.err.rfind("prof: error: ", 0) == 0);
+    CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+    CHECK(FilesIn(out_dir).empty());
+  }
+  for (const std::string& name : FilesIn(out_dir))
+    CHECK(name.find(".partial-") == std::string::npos);
+  return result;
+}
+
+const HostileReport& Find(const std::vector<HostileReport>& reports, const std::string& name) {
+  for (const HostileReport& report : reports) {
+    if (report.name == name) return report;
+  }
+  FAIL("no hostile report " << name);
+  return reports.front();
+}
+
+struct Fixture {
+  std::string valid = WriteValidReport("robust_valid");
+  std::vector<HostileReport> hostile = WriteHostileReports(valid);
+};
+
+Fixture& Reports() {
+  static Fixture fixture;
+  return fixture;
+}
+
+}  // namespace
+
+TEST_CASE("readers give one error line or a result on every hostile report", "[robustness]") {
+  for (const HostileReport& report : Reports().hostile) {
+    for (const ReaderCommand& command : ReaderCommands()) RunChecked(command, report);
+  }
+}
+
+TEST_CASE("readers name what is wrong with an unreadable file", "[robustness]") {
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"empty", " is not an SQLite database"},
+      {"text", " is not an SQLite database"},
+      {"header_only", " is not a readable SQLite database: database disk image is malformed"},
+      {"truncated_page", " is not a readable SQLite database: database disk image is malformed"},
+      {"truncated_half", " is not a readable SQLite database: database disk image is malformed"},
+      {"foreign", " is not a prof or nsys report (it has no META_DATA_EXPORT or StringIds table)"},
+  };
+  for (const auto& [name, reason] : expected) {
+    const HostileReport& report = Find(Reports().hostile, name);
+    for (const ReaderCommand& command : ReaderCommands()) {
+      const CommandResult result = RunChecked(command, report);
+      INFO(command.name << " on " << name);
+      CHECK(result.exit_code == command.error_exit_code);
+      CHECK(result.err == "prof: error: " + report.path + reason + "\n");
+    }
+  }
+}
+
+TEST_CASE("a query on missing columns fails with SQLite's reason on one line", "[robustness]") {
+  const HostileReport& report = Find(Reports().hostile, "missing_columns");
+  const CommandResult stats = RunCommand(Args({"stats", "-r", "nvtx_sum", report.path}));
+  CHECK(stats.exit_code == 1);
+  CHECK(stats.err ==
+        "prof: error: report nvtx_sum failed on " + report.path + ": no such column: domainId\n");
+  const CommandResult diff = RunCommand(Args({"diff", report.path, report.path}));
+  CHECK(diff.exit_code == 2);
+  CHECK(diff.err ==
+        "prof: error: gpu_busy items failed on " + report.path + ": no such column: deviceId\n");
+}
+
+TEST_CASE("odd paths and names with quotes and SQL are read as data", "[robustness]") {
+  const std::string valid_sum = RunCommand(Args({"stats", "-f", "csv", Reports().valid})).out;
+  const HostileReport& odd = Find(Reports().hostile, "odd_path");
+  for (const ReaderCommand& command : ReaderCommands()) {
+    CHECK(RunChecked(command, odd).exit_code == 0);
+  }
+  CHECK(RunCommand(Args({"stats", "-f", "csv", odd.path})).out == valid_sum);
+  CHECK(RunCommand(Args({"diff", Reports().valid, odd.path})).exit_code == 0);
+
+  const HostileReport& quotes = Find(Reports().hostile, "quotes_and_sql");
+  const CommandResult nvtx =
+      RunCommand(Args({"stats", "-r", "nvtx_sum", "-f", "csv", quotes.path}));
+  CHECK(nvtx.exit_code == 0);
+  CHECK_THAT(nvtx.out, Catch::Contains(",\":a'b\"\"c); DROP TABLE NVTX_EVENTS; --\"\n"));
+  CHECK(RunCommand(Args({"analyze", "-r", "gpu_gaps:start=0", quotes.path})).exit_code == 0);
+}
+
+TEST_CASE("a report whose header says WAL is read without files beside it", "[robustness]") {
+  const HostileReport& wal = Find(Reports().hostile, "wal_header");
+  for (const ReaderCommand& command : ReaderCommands()) {
+    CHECK(RunChecked(command, wal).exit_code == 0);
+  }
+}
+
+TEST_CASE("durations of extreme start and end values saturate instead of wrapping",
+          "[robustness]") {
+  const HostileReport& report = Find(Reports().hostile, "extreme_numbers");
+  const std::string out = prof::test::MakeTempDir("robust_extreme") + "/out.json";
+  REQUIRE(RunCommand(Args({"export", "--type=chrome", "-o", out, report.path})).exit_code == 0);
+  const std::string trace = ReadBytes(out);
+  // The NVTX range runs from INT64_MIN to INT64_MAX, the OS runtime call the other way round.
+  CHECK_THAT(trace, Catch::Contains("\"dur\":9223372036854775.807"));
+  CHECK_THAT(trace, Catch::Contains("\"dur\":-9223372036854775.808"));
+}
+
+}  // namespace prof::robustness::test

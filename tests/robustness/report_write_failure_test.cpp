@@ -1,0 +1,76 @@
+// prof profile when the report cannot be written (a file-size limit standing in for a full disk)
+// and when prof itself is killed: the program is not harmed and runs to its end, and no report
+// sits under the final name.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "tests/support/test_support.h"
+
+namespace prof::robustness::test {
+namespace {
+
+namespace fs = std::filesystem;
+using prof::test::CommandResult;
+using prof::test::ProfBinary;
+using prof::test::RunCommand;
+using prof::test::TestProgram;
+
+std::vector<std::string> FilesIn(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// "prof profile" of steady_writer, tracing every OS runtime call so that the report grows fast.
+std::string ProfileCommandLine(const std::string& dir, int exit_code, int duration_ms) {
+  return "'" + ProfBinary() + "' profile -t osrt --osrt-threshold=0 -o '" + dir + "/rep' '" +
+         TestProgram("steady_writer") + "' '" + dir + "/marker' " + std::to_string(exit_code) +
+         " " + std::to_string(duration_ms);
+}
+
+bool WaitForFile(const std::string& path, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (fs::exists(path)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return fs::exists(path);
+}
+
+}  // namespace
+
+TEST_CASE("a report that hits the file-size limit is removed and the program's code returned",
+          "[robustness]") {
+  const std::string dir = prof::test::MakeTempDir("fsize_limit");
+  // 64 KiB (ulimit -f counts KiB): a second of traced writes needs far more. SIGXFSZ ignored, so
+  // that write() fails with EFBIG instead of killing prof.
+  const CommandResult result = RunCommand(
+      {"bash", "-c", "ulimit -f 64; trap '' XFSZ; exec " + ProfileCommandLine(dir, 7, 1000)});
+  INFO("stderr: " << result.err);
+  CHECK(result.exit_code == 7);
+  const std::string error_line = "prof: error: cannot write report " + dir + "/rep.sqlite: ";
+  CHECK((result.err.rfind(error_line, 0) == 0 ||
+         result.err.find("\n" + error_line) != std::string::npos));
+  // At most one warning (the first failed commit) before the error line.
+  CHECK(std::count(result.err.begin(), result.err.end(), '\n') <= 2);
+  CHECK(FilesIn(dir) == std::vector<std::string>{"marker"});
+}
+
+TEST_CASE("the program runs to its end when prof is killed while it runs", "[robustness]") {
+  const std::string dir = prof::test::MakeTempDir("prof_killed");
+  const auto start = std::chrono::steady_clock::now();
+  // bash starts prof, kills it with SIGKILL while the program writes, and returns at once.
+  const CommandResult killer = RunCommand(
+      {"bash", "-c", ProfileCommandLine(dir, 0, 1500) + " & sleep 0.4; kill -KILL $!; wait $!"});
+  CHECK(killer.exit_code == 137);
+  // The program needs 1.5 s; once its stream is cut it must not wait on prof beyond a moment.
+  CHECK(WaitForFile(dir + "/marker", std::chrono::milliseconds(4000)));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(4000));
+  CHECK_FALSE(fs::exists(dir + "/rep.sqlite"));
+}
+
+}  // namespace prof::robustness::test
