@@ -6,10 +6,11 @@
 --                    OS runtime call (poll, read, pthread_cond_wait, ...: waiting for data);
 --   host syncs:      idle time of the gaps caused by stream/device/event synchronizations; without
 --                    such gaps, the host time blocked in them (the time the host could have spent
---                    launching ahead);
+--                    preparing and launching ahead), when there is at least one per step (fewer is
+--                    already the remedy: metrics read every N steps);
 --   pageable copies: idle time of the gaps caused by copies the host had to wait for
 --                    (synchronous copies, async copies on pageable memory); without such gaps,
---                    the host time blocked in them;
+--                    the host time blocked in them, when there is at least one per step;
 --   host code:       idle time of the gaps during which the launching thread ran untraced code
 --                    or slow CUDA calls; named launch-bound when most kernels are under 10 us;
 --   unhidden copies: copy time no kernel overlapped (analyze_device_overlap), at most the kernel
@@ -53,9 +54,10 @@ WITH
     SELECT count(*) AS calls, sum(end - start) AS blocked FROM analyze_sync_calls
     WHERE kind IN ('sync copy', 'pageable async copy')
   ),
-  -- ", 1.0 per step" texts when the window has steps.
+  -- The window's steps (0 without a step range) and ", 1.0 per step" texts when it has steps.
   per_step AS (
-    SELECT CASE WHEN steps.n > 0 THEN printf(', %.1f per step', 1.0 * syncs.calls / steps.n)
+    SELECT coalesce(steps.n, 0) AS steps,
+           CASE WHEN steps.n > 0 THEN printf(', %.1f per step', 1.0 * syncs.calls / steps.n)
                 ELSE '' END AS syncs,
            CASE WHEN steps.n > 0 THEN printf(', %.1f per step', 1.0 * copies.calls / steps.n)
                 ELSE '' END AS copies
@@ -107,7 +109,8 @@ WITH
         || 'the loop; accumulate metrics on the GPU and read them every N steps.',
       'sync_hotspots'
     FROM syncs LEFT JOIN gap_findings AS f ON f.finding = 'host syncs', per_step
-    WHERE syncs.calls > 0
+    WHERE syncs.calls > 0 AND (f.idle IS NOT NULL OR per_step.steps = 0
+                               OR syncs.calls >= per_step.steps)
     UNION ALL
     SELECT coalesce(f.idle, copies.blocked),
       CASE WHEN f.idle IS NOT NULL THEN
@@ -124,7 +127,8 @@ WITH
         || '.to(device, non_blocking=True).',
       'cuda_memcpy_async'
     FROM copies LEFT JOIN gap_findings AS f ON f.finding = 'pageable copies', per_step
-    WHERE copies.calls > 0
+    WHERE copies.calls > 0 AND (f.idle IS NOT NULL OR per_step.steps = 0
+                                OR copies.calls >= per_step.steps)
     UNION ALL
     SELECT f.idle,
       CASE WHEN 2 * d.shortKernels >= d.kernels THEN

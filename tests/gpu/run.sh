@@ -6,14 +6,14 @@
 #     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc && cmake --build build-gpu -j2
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
-# GPU_CHECKS (default "cuda torch dataloader bench") picks sections.
+# GPU_CHECKS (default "cuda torch dataloader memory capture analyze bench") picks sections.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch dataloader bench}
+sections=${GPU_CHECKS:-cuda torch dataloader memory capture analyze bench}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -137,6 +137,76 @@ if [[ " $sections " == *" dataloader "* ]]; then
   run_pair dataloader cuda,nvtx,osrt tests/gpu/dataloader_step.py
   processes=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM PROCESSES').fetchone()[0])" "$work/dataloader.prof.sqlite")
   [ "${processes:-0}" -ge 3 ]; check "dataloader: worker processes traced" $? "PROCESSES rows: $processes"
+fi
+
+if [[ " $sections " == *" memory "* ]]; then
+  echo "== GPU memory usage (--cuda-memory-usage=true)"
+  "$prof" profile -t cuda --cuda-memory-usage=true -q -f true -o "$work/mem" \
+    python3 tests/gpu/memory_usage.py "$work/mem.json" > "$work/mem.out" 2>&1 &&
+    "$prof" stats -q -r cuda_gpu_mem_peak -f csv -o "$work/mem" "$work/mem.sqlite"
+  python3 tests/gpu/check_memory_report.py "$work/mem.sqlite" "$work/mem.json" \
+    "$work/mem_cuda_gpu_mem_peak.csv" > "$work/mem.check" 2>&1
+  check "memory usage: allocation rows and peak match torch" $? "$(summary_of "$work/mem.check")"
+  cat "$work/mem.out" "$work/mem.check"
+fi
+
+if [[ " $sections " == *" capture "* ]]; then
+  echo "== capture range: cudaProfilerStart/Stop (-c cudaProfilerApi)"
+  "$prof" profile -t cuda,nvtx -c cudaProfilerApi --capture-range-end=stop -q -f true \
+    -o "$work/capture" python3 tests/gpu/capture_profiler_api.py > "$work/capture.out" 2>&1
+  capture_rc=$?
+  python3 - "$work/capture.sqlite" > "$work/capture.check" 2>&1 <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+ranges = [r[0] for r in db.execute("SELECT text FROM NVTX_EVENTS WHERE eventType = 59 ORDER BY start")]
+fills = db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName"
+                   " WHERE s.value LIKE '%elementwise%'").fetchone()[0]
+window = db.execute("SELECT min(start), max(end) FROM NVTX_EVENTS").fetchone()
+outside = db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start < ? OR end > ?",
+                     (window[0], window[1] + 10_000_000)).fetchone()[0]
+print("NVTX ranges:", ranges, "fill kernels:", fills, "kernels outside the range:", outside)
+sys.exit(0 if ranges == ["inside"] and fills == 30 and outside == 0 else 1)
+PY
+  check "capture: -c cudaProfilerApi keeps exactly the started window" $? \
+    "exit $capture_rc; $(tail -1 "$work/capture.check")"
+fi
+
+# training_variant <slow|fixed>: the loop's steady step time plain and under prof, and prof analyze's
+# summary of prof's report (docs/analyze.md's worked example).
+training_variant() {
+  local variant=$1 flag=""
+  [ "$variant" = fixed ] && flag=--fixed
+  python3 examples/pytorch/dataloader_training.py $flag > "$work/train_$variant.plain.out" 2>&1
+  "$prof" profile -t cuda,nvtx,osrt -q -f true -o "$work/train_$variant" \
+    python3 examples/pytorch/dataloader_training.py $flag > "$work/train_$variant.prof.out" 2>&1
+  "$prof" analyze "$work/train_$variant.sqlite" > "$work/train_$variant.summary.txt" 2>&1
+  "$prof" analyze -q -f csv "$work/train_$variant.sqlite" > "$work/train_$variant.summary.csv" 2>&1
+  for rule in sync_hotspots gap_cause_sum overlap; do
+    "$prof" analyze -q -r "$rule" "$work/train_$variant.sqlite" >> "$work/train_$variant.rules.txt" 2>&1
+  done
+  echo "== training loop, $variant: $(tail -1 "$work/train_$variant.plain.out") (plain);" \
+    "$(tail -1 "$work/train_$variant.prof.out") (under prof)"
+  cat "$work/train_$variant.summary.txt" "$work/train_$variant.rules.txt"
+}
+step_ms() { sed -n 's/^steady_step_ms=\([0-9.]*\).*/\1/p' "$1"; }
+# recoverable_ns <summary.csv>: the summed "Recoverable (ns)" of the findings
+recoverable_ns() {
+  python3 -c "import csv,sys; print(sum(int(r['Recoverable (ns)'] or 0) for r in csv.DictReader(open(sys.argv[1]))))" "$1"
+}
+
+if [[ " $sections " == *" analyze "* ]]; then
+  training_variant slow
+  training_variant fixed
+  slow_ms=$(step_ms "$work/train_slow.plain.out"); fixed_ms=$(step_ms "$work/train_fixed.plain.out")
+  python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) < float(sys.argv[1]) else 1)" "${slow_ms:-0}" "${fixed_ms:-0}"
+  check "training: the tutorial's fixes cut the step time" $? "plain: ${slow_ms} ms -> ${fixed_ms} ms per step"
+  grep -q "waiting for input data" "$work/train_slow.summary.txt" &&
+    grep -q "pageable memory" "$work/train_slow.summary.txt"
+  check "training: summary names the input wait and the pageable copies" $? \
+    "$(grep -c '^ *[0-9]' "$work/train_slow.summary.txt") rows"
+  slow_ns=$(recoverable_ns "$work/train_slow.summary.csv"); fixed_ns=$(recoverable_ns "$work/train_fixed.summary.csv")
+  [ "${fixed_ns:-1}" -lt "${slow_ns:-0}" ]
+  check "training: the findings shrink after the fixes" $? "recoverable ${slow_ns} ns -> ${fixed_ns} ns"
 fi
 
 if [[ " $sections " == *" bench "* ]]; then
