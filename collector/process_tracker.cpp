@@ -12,6 +12,12 @@ void ProcessTracker::OnHello(const protocol::RecordHeader& record, ProcessStream
   std::memcpy(&hello, &record, sizeof(hello));
   process->pid = hello.pid;
   process->name = std::string(TrailingText<protocol::StreamHello>(record, hello.text_length));
+  auto [named_at, first_hello] =
+      hello_times_.try_emplace(process->GlobalPid(), record.timestamp_ns);
+  if (!first_hello) {
+    if (record.timestamp_ns < named_at->second) return;
+    named_at->second = record.timestamp_ns;
+  }
   writer_->AddProcess(process->GlobalPid(), process->pid, process->name);
 }
 

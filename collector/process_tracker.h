@@ -34,6 +34,10 @@ class ProcessTracker {
   // threads, so a name set on thread A by thread B may arrive before A's own first-seen name: the
   // later timestamp wins, not the later arrival.
   std::unordered_map<int64_t, uint64_t> name_times_;
+  // When the hello that named each process (globalPid) was sent. A fork child that execs streams
+  // twice under one pid, and the two connections may be read in either order: the later hello
+  // (after the exec) names the process.
+  std::unordered_map<int64_t, uint64_t> hello_times_;
 };
 
 }  // namespace prof::collector

@@ -31,15 +31,18 @@ namespace {
 
 constexpr int kPollIntervalMs = 100;
 constexpr uint64_t kCommitIntervalNs = 1'000'000'000;
-// After the program exits, processes it left behind get this long to finish their streams.
-constexpr uint64_t kDrainGraceNs = 2'000'000'000;
-// ...and the launcher waits this long with no connection open before it stops, so that a child
-// forked just before the program exited still gets to connect.
+// After the program exits, the launcher waits for every process it left behind (as nsys's default
+// --wait=all does): until no stream is open for this long, so that a child forked just before the
+// program exited still gets to connect.
 constexpr uint64_t kQuietLingerNs = 50'000'000;
 
 ChildProcess* g_child_for_signals = nullptr;
+// SIGTERM/SIGHUP received so far; one arriving after the program exited ends the wait for the
+// processes it left behind.
+volatile sig_atomic_t g_stop_requests = 0;
 
 void ForwardSignal(int signal) {
+  g_stop_requests = g_stop_requests + 1;
   if (g_child_for_signals != nullptr) g_child_for_signals->Signal(signal);
 }
 
@@ -144,14 +147,16 @@ int64_t UtcNowNs() {
       .count();
 }
 
-// Reads streams until the program exits and then until its streams end (bounded by the grace),
-// running the capture timers in between. Returns when the program exited (CLOCK_MONOTONIC ns).
+// Reads streams until the program exits and then until every stream of its process tree has ended
+// (or SIGTERM/SIGHUP reaches prof after the exit), running the capture timers in between.
+// Returns when the program exited (CLOCK_MONOTONIC ns).
 uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRouter* router,
                          CaptureController* capture, int* exit_code) {
   uint64_t last_commit = protocol::MonotonicNowNs();
   bool exited = false;
   uint64_t exit_time = 0;
   uint64_t quiet_since = 0;  // when the last connection closed after the exit
+  sig_atomic_t stop_requests_at_exit = 0;
   bool commit_failed = false;
   while (true) {
     const int timeout_ms =
@@ -163,6 +168,7 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRout
     if (!exited && child->Reap(false, exit_code)) {
       exited = true;
       exit_time = now;
+      stop_requests_at_exit = g_stop_requests;
     }
     if (now - last_commit >= kCommitIntervalNs) {
       Status committed = router->Commit();
@@ -177,7 +183,8 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRout
     } else if (quiet_since == 0) {
       quiet_since = now;
     }
-    if ((quiet_since != 0 && now - quiet_since >= kQuietLingerNs) || now - exit_time > kDrainGraceNs) {
+    if ((quiet_since != 0 && now - quiet_since >= kQuietLingerNs) ||
+        g_stop_requests != stop_requests_at_exit) {
       break;
     }
   }
