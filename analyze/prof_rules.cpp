@@ -47,9 +47,12 @@ RuleSpec Overlap() {
 RuleSpec SyncHotspots() {
   RuleSpec rule = ProfRule("sync_hotspots", "Host Synchronization Hotspots");
   rule.views = {"analyze_stream_ops",    "cuda_api_calls",     "nvtx_ranges",
-                "analyze_thread_ranges", "analyze_cuda_calls", "analyze_sync_calls"};
+                "analyze_thread_ranges", "analyze_cuda_calls", "analyze_sync_calls",
+                "python_call_sites"};
+  rule.optional_tables = {"NVTX_EVENTS", "CUDA_CALLCHAINS"};
   rule.advice =
-      "The host waited for the GPU in these calls, by thread and innermost NVTX range. Calls\n"
+      "The host waited for the GPU in these calls, by thread, innermost NVTX range and, with\n"
+      "--python-backtrace=cuda, the Python line that made them. Calls\n"
       "equal to Range Instances mean one wait per instance: in a training loop, a sync every\n"
       "step. In PyTorch, .item(), .cpu(), print(tensor), torch.cuda.synchronize() and copies\n"
       "to pageable memory each wait.\n"
@@ -132,10 +135,54 @@ RuleSpec Summary() {
   return rule;
 }
 
+// The NCCL rules read kernels only (no launching calls needed), with the ranks when recorded.
+RuleSpec NcclRule(std::string_view name, std::string_view title) {
+  RuleSpec rule;
+  rule.name = name;
+  rule.title = title;
+  rule.required_tables = {kStringIds,
+                          {kKernelTable,
+                           "does not contain CUDA kernels. Was it traced with "
+                           "--trace=cuda?"}};
+  rule.optional_tables = {"NVTX_EVENTS", "MPI_RANKS"};
+  rule.views = {"analyze_nccl_kernels", "analyze_nccl_collectives"};
+  rule.options = kSteadyStateOptions;
+  return rule;
+}
+
+RuleSpec NcclOverlap() {
+  RuleSpec rule = NcclRule("nccl_overlap", "NCCL Communication/Compute Overlap");
+  rule.advice =
+      "Overlap is the share of NCCL kernel time during which a compute kernel ran on the same\n"
+      "GPU: communication that no compute hides adds its whole time to the step. Last Arrivals\n"
+      "counts the collectives this rank reached last (the others waited for it; see nccl_skew).\n"
+      "\n"
+      "Suggestions:\n"
+      "   1. Low overlap in DDP: let gradient buckets all-reduce during backward (bucket_cap_mb,\n"
+      "      no_sync only where intended, static_graph=True); in FSDP, prefetch the next\n"
+      "      all-gather (forward_prefetch, backward_prefetch).\n"
+      "   2. One rank often last: balance its input (data loading, uneven batches) or its work.";
+  rule.no_result = "No NCCL kernel ran in the window.";
+  return rule;
+}
+
+RuleSpec NcclSkew() {
+  RuleSpec rule = NcclRule("nccl_skew", "NCCL Collective Rank Skew");
+  rule.advice =
+      "The n-th NCCL kernel of a name on each rank is one collective; its skew is how much later\n"
+      "the last rank started it than the first: the time the other ranks waited inside it.\n"
+      "\n"
+      "Suggestion: look at what the most often last rank does before the collective (prof\n"
+      "analyze -r gap_cause on its process): data loading, host syncs or uneven work.";
+  rule.no_result = "No NCCL collective ran on two or more ranks in the window.";
+  return rule;
+}
+
 }  // namespace
 
 std::vector<RuleSpec> ProfRules() {
-  return {Summary(), Overlap(), SyncHotspots(), IdleClass(), GapCause(), GapCauseSum()};
+  return {Summary(),  Overlap(),     SyncHotspots(), IdleClass(),
+          GapCause(), GapCauseSum(), NcclOverlap(),  NcclSkew()};
 }
 
 }  // namespace prof::analyze

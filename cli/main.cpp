@@ -9,6 +9,7 @@
 #include "cli/analyze_command.h"
 #include "cli/diff_command.h"
 #include "cli/export_command.h"
+#include "cli/merge_command.h"
 #include "cli/profile_command.h"
 #include "cli/stats_command.h"
 
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
   commands.push_back(prof::cli::MakeDiffCommand());
   commands.push_back(prof::cli::MakeAnalyzeCommand());
   commands.push_back(prof::cli::MakeExportCommand());
+  commands.push_back(prof::cli::MakeMergeCommand());
   std::vector<CLI::App*> subcommands;
   for (auto& command : commands) subcommands.push_back(command->Register(app));
 

@@ -55,7 +55,8 @@ class ProfileCommand : public Command {
     CLI::App* sub = app.add_subcommand("profile", "Run a program and write a report of its activity.");
     sub->footer(kExamples);
     sub->add_option("-t,--trace", trace_,
-                    "APIs to trace: comma list of cuda, nvtx, osrt, cublas, cudnn, or none")
+                    "APIs to trace: comma list of cuda, nvtx, osrt, cublas, cudnn, nccl (NCCL's "
+                    "NVTX ranges), or none")
         ->default_str(kDefaultTrace);
     sub->add_option("-o,--output", output_,
                     "Report file name; %p = pid, %h = host name, %q{VAR} = environment variable, "
@@ -81,6 +82,10 @@ class ProfileCommand : public Command {
     sub->add_option("--cuda-memory-usage", cuda_memory_usage_,
                     "Record GPU memory allocations and frees over time (true|false)")
         ->default_str("false");
+    sub->add_option("--python-backtrace", python_backtrace_,
+                    "Python stack of each CUDA call that launches work or blocks (cuda|none)")
+        ->check(CLI::IsMember({"cuda", "none", "false"}))
+        ->default_str("none");
     RegisterCaptureFlags(sub, &capture_flags_);
     sub->add_flag("-q,--quiet", quiet_, "Print only errors (the program's output is untouched)");
     sub->prefix_command();  // the first positional is the program; the rest are its arguments
@@ -106,6 +111,7 @@ class ProfileCommand : public Command {
     options.cuda_graph_trace = cuda_graph_trace_ == "node" ? protocol::CudaGraphTrace::kNode
                                                            : protocol::CudaGraphTrace::kGraph;
     options.cuda_memory_usage = cuda_memory_usage_;
+    options.python_backtrace = python_backtrace_ == "cuda";
     options.extra_environment = environment_;
     for (const auto& word : options.command) {
       options.command_line += (options.command_line.empty() ? "" : " ") + ShellQuote(word);
@@ -127,6 +133,7 @@ class ProfileCommand : public Command {
     if ((options.trace_flags & protocol::kTraceCuda) && !collector::HasCudaInjection(options.library_dir)) {
       spdlog::warn("warning: CUDA tracing is not available in this build; tracing the rest");
     }
+    for (const std::string& warning : result.python_warnings) spdlog::warn("warning: {}", warning);
     for (const std::string& warning : result.cuda_warnings) {
       spdlog::warn("warning: CUDA is not traced: {}; tracing the rest", warning);
     }
@@ -160,6 +167,7 @@ class ProfileCommand : public Command {
   uint64_t osrt_threshold_ns_ = 1000;
   std::string cuda_graph_trace_ = "graph";
   bool cuda_memory_usage_ = false;
+  std::string python_backtrace_ = "none";
   std::vector<std::string> environment_;
   bool quiet_ = false;
   CaptureFlags capture_flags_;

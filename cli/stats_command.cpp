@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <string>
+#include <vector>
 
 #include "cli/output_options.h"
 #include "common/one_line.h"
@@ -29,7 +30,9 @@ Examples:
   prof stats -r nvtx_pushpop_trace --timeunit usec report1.sqlite
       Print every NVTX push/pop range with its nesting, times in microseconds.
   prof stats -r nvtx_sum,osrt_sum -f csv -o out report1.sqlite
-      Write out_nvtx_sum.csv and out_osrt_sum.csv.)";
+      Write out_nvtx_sum.csv and out_osrt_sum.csv.
+  prof stats -r cuda_gpu_kern_sum rank0.sqlite rank1.sqlite
+      One table over both reports, each row led by its File (and Rank, when recorded).)";
 }
 
 class StatsCommand : public Command {
@@ -44,15 +47,16 @@ class StatsCommand : public Command {
         ->delimiter(',')
         ->allow_extra_args(false);  // one value per -r, so the report path stays positional
     AddOutputOptions(sub, "report", &options_);
-    sub->add_option("report", report_path_,
-                    "The report: a .sqlite file from prof profile or nsys export")
+    sub->add_option("reports", report_paths_,
+                    "The reports: .sqlite files from prof profile or nsys export (several: one "
+                    "table per report over all of them, with a File column)")
         ->required();
     return sub;
   }
 
   int Run() override {
     if (options_.quiet) spdlog::set_level(spdlog::level::err);
-    const Status status = stats::RunStats(report_path_, options_);
+    const Status status = stats::RunStats(report_paths_, options_);
     if (!status.ok()) {
       spdlog::error("error: {}", OneLine(status.message()));
       return 1;
@@ -62,7 +66,7 @@ class StatsCommand : public Command {
 
  private:
   stats::StatsOptions options_;
-  std::string report_path_;
+  std::vector<std::string> report_paths_;
 };
 
 }  // namespace

@@ -12,16 +12,24 @@ struct TraceName {
   uint32_t flag;
 };
 
+// nccl is NCCL's own NVTX ranges (ncclAllReduce, ... in the domain "NCCL"), which NVTX tracing
+// records with every other domain: it is another name for nvtx (docs/multi-gpu.md).
 constexpr TraceName kTraceNames[] = {
-    {"cuda", protocol::kTraceCuda},     {"nvtx", protocol::kTraceNvtx},
-    {"osrt", protocol::kTraceOsrt},     {"cublas", protocol::kTraceCublas},
-    {"cudnn", protocol::kTraceCudnn},   {"none", 0},
+    {"cuda", protocol::kTraceCuda},
+    {"nvtx", protocol::kTraceNvtx},
+    {"osrt", protocol::kTraceOsrt},
+    {"cublas", protocol::kTraceCublas},
+    {"cudnn", protocol::kTraceCudnn},
+    {"nccl", protocol::kTraceNvtx},
+    {"none", 0},
 };
+
+constexpr const char* kValidValues = "cuda, nvtx, osrt, cublas, cudnn, nccl, none";
 
 }  // namespace
 
 Status ParseTraceList(const std::string& text, uint32_t* flags) {
-  if (text.empty()) return Status::Error("--trace needs a value: cuda, nvtx, osrt, cublas, cudnn, none");
+  if (text.empty()) return Status::Error(std::string("--trace needs a value: ") + kValidValues);
   uint32_t parsed = 0;
   int values = 0;
   bool saw_none = false;
@@ -36,13 +44,14 @@ Status ParseTraceList(const std::string& text, uint32_t* flags) {
       if (item == candidate.name) match = &candidate;
     }
     if (match == nullptr) {
-      return Status::Error("unknown --trace value '" + item +
-                           "'; valid values: cuda, nvtx, osrt, cublas, cudnn, none");
+      return Status::Error("unknown --trace value '" + item + "'; valid values: " + kValidValues);
     }
     saw_none |= match->flag == 0;
     parsed |= match->flag;
   }
-  if (saw_none && values > 1) return Status::Error("--trace=none cannot be combined with other values");
+  if (saw_none && values > 1) {
+    return Status::Error("--trace=none cannot be combined with other values");
+  }
   *flags = parsed;
   return Status::Ok();
 }

@@ -1,4 +1,5 @@
-// The --trace value: a comma list of cuda, nvtx, osrt, cublas, cudnn, or none (alone).
+// The --trace value: a comma list of cuda, nvtx, osrt, cublas, cudnn, nccl (NCCL's NVTX ranges:
+// the same as nvtx), or none (alone).
 #pragma once
 
 #include <cstdint>

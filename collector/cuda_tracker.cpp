@@ -6,6 +6,7 @@
 
 #include "collector/cuda_target_info.h"
 #include "collector/kernel_names.h"
+#include "collector/python_stack_text.h"
 #include "collector/record_text.h"
 
 namespace prof::collector {
@@ -119,6 +120,8 @@ const char* InitStatusText(protocol::CudaInitStatus status) {
       return "libcupti too old";
     case protocol::CudaInitStatus::kSubscriberTaken:
       return "another profiler owns CUPTI";
+    case protocol::CudaInitStatus::kPythonUnsupported:
+      return "Python not supported";
   }
   return "unknown status";
 }
@@ -130,6 +133,10 @@ const CudaTracker::KindHandler CudaTracker::kHandlers[] = {
      &CudaTracker::OnInitStatus},
     {RecordKind::kCudaApiName, sizeof(protocol::CudaApiNameRecord), &CudaTracker::OnApiName},
     {RecordKind::kCudaApiCall, sizeof(protocol::CudaApiCallRecord), &CudaTracker::OnApiCall},
+    {RecordKind::kCudaApiCallWithStack, sizeof(protocol::CudaApiCallWithStackRecord),
+     &CudaTracker::OnApiCallWithStack},
+    {RecordKind::kCudaPythonStack, sizeof(protocol::CudaPythonStackRecord),
+     &CudaTracker::OnPythonStack},
     {RecordKind::kCudaString, sizeof(protocol::CudaStringRecord), &CudaTracker::OnString},
     {RecordKind::kCudaKernel, sizeof(protocol::CudaKernelRecord), &CudaTracker::OnKernel},
     {RecordKind::kCudaMemcpy, sizeof(protocol::CudaMemcpyRecord), &CudaTracker::OnMemcpy},
@@ -187,6 +194,13 @@ void CudaTracker::OnInitStatus(const ProcessStream& process, const RecordHeader&
   }
   const std::string_view text =
       TrailingText<protocol::CudaInitStatusRecord>(record, init.text_length);
+  if (init.status == protocol::CudaInitStatus::kPythonUnsupported) {
+    python_warnings_.push_back("process " + std::to_string(process.pid) +
+                               ": --python-backtrace=cuda: Python " + std::string(text) +
+                               " is not supported (CPython 3.11 and 3.12 are); its CUDA calls "
+                               "have no Python stacks");
+    return;
+  }
   warnings_.push_back("process " + std::to_string(process.pid) + ": CUDA not traced: " +
                       InitStatusText(init.status) + (text.empty() ? "" : ": ") + std::string(text));
 }
@@ -200,7 +214,45 @@ void CudaTracker::OnApiName(const ProcessStream& /*process*/, const RecordHeader
 
 void CudaTracker::OnApiCall(const ProcessStream& process, const RecordHeader& record,
                             StreamState* state) {
-  const auto call = Copy<protocol::CudaApiCallRecord>(record);
+  writer_->AddCudaApiCall(ApiCallRow(process, Copy<protocol::CudaApiCallRecord>(record), state));
+}
+
+void CudaTracker::OnApiCallWithStack(const ProcessStream& process, const RecordHeader& record,
+                                     StreamState* state) {
+  const auto call = Copy<protocol::CudaApiCallWithStackRecord>(record);
+  storage::CudaApiCallRow row = ApiCallRow(process, call.call, state);
+  row.callchain_id = CallchainId(call.stack_id, state);
+  writer_->AddCudaApiCall(row);
+}
+
+int64_t CudaTracker::CallchainId(uint32_t stack_id, StreamState* state) {
+  const auto [entry, added] = state->callchain_ids.try_emplace(stack_id, next_callchain_id_);
+  if (added) ++next_callchain_id_;
+  return entry->second;
+}
+
+void CudaTracker::OnPythonStack(const ProcessStream& /*process*/, const RecordHeader& record,
+                                StreamState* state) {
+  const auto stack = Copy<protocol::CudaPythonStackRecord>(record);
+  std::vector<PythonStackFrame> frames;
+  if (!ParsePythonStack(TrailingText<protocol::CudaPythonStackRecord>(record, stack.text_length),
+                        &frames)) {
+    ++stats_.malformed_python_stacks;
+  }
+  storage::CallchainFrameRow row;
+  row.id = CallchainId(stack.stack_id, state);
+  for (const PythonStackFrame& frame : frames) {
+    row.symbol = writer_->InternString(frame.function);
+    row.module = writer_->InternString(frame.file);
+    row.original_ip = frame.line;
+    writer_->AddCudaCallchainFrame(row);
+    ++row.stack_depth;
+  }
+}
+
+storage::CudaApiCallRow CudaTracker::ApiCallRow(const ProcessStream& process,
+                                                const protocol::CudaApiCallRecord& call,
+                                                StreamState* state) {
   storage::CudaApiCallRow row;
   row.start = process.SessionTime(call.header.timestamp_ns);
   row.end = process.SessionTime(call.end_ns);
@@ -217,7 +269,7 @@ void CudaTracker::OnApiCall(const ProcessStream& process, const RecordHeader& re
     row.name_id = writer_->InternString((driver ? "[CUDA driver cbid " : "[CUDA runtime cbid ") +
                                         std::to_string(call.cbid) + "]");
   }
-  writer_->AddCudaApiCall(row);
+  return row;
 }
 
 void CudaTracker::OnString(const ProcessStream& /*process*/, const RecordHeader& record,

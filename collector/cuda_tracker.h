@@ -42,6 +42,7 @@ struct CudaTrackerStats {
   uint64_t unnamed_kernels = 0;         // kernels whose name id was never sent
   uint64_t syncs_without_context = 0;   // sync records of a context not (yet) described
   uint64_t unmatched_graph_traces = 0;  // written with graphExecId = graphId
+  uint64_t malformed_python_stacks = 0;  // stack texts that did not parse (frames before kept)
 };
 
 class CudaTracker {
@@ -62,8 +63,12 @@ class CudaTracker {
   // One line per process whose CUDA tracing could not start, e.g.
   // "process 490: CUDA not traced: libcupti not found: ...".
   const std::vector<std::string>& cuda_warnings() const { return warnings_; }
+  // One line per process whose Python stacks cannot be read (--python-backtrace=cuda).
+  const std::vector<std::string>& python_warnings() const { return python_warnings_; }
   // GPU activity records CUPTI dropped, summed over processes (PROF_SESSION.cuda_dropped_records).
   uint64_t dropped_records() const { return dropped_records_; }
+  // CUDA_CALLCHAINS ids assigned: Python stacks seen (--python-backtrace=cuda).
+  uint64_t python_stacks() const { return static_cast<uint64_t>(next_callchain_id_ - 1); }
   const CudaTrackerStats& stats() const { return stats_; }
 
  private:
@@ -79,6 +84,7 @@ class CudaTracker {
     // By correlation id; ids grow, so begin() is the oldest.
     std::map<uint32_t, storage::CudaGraphTraceRow> pending_graph_traces;
     std::map<uint32_t, uint32_t> unclaimed_graph_launches;  // correlation id → graph exec id
+    std::unordered_map<uint32_t, int64_t> callchain_ids;  // Python stack id → CUDA_CALLCHAINS id
   };
   using Handler = void (CudaTracker::*)(const ProcessStream&, const protocol::RecordHeader&,
                                         StreamState*);
@@ -95,6 +101,10 @@ class CudaTracker {
                  StreamState* state);
   void OnApiCall(const ProcessStream& process, const protocol::RecordHeader& record,
                  StreamState* state);
+  void OnApiCallWithStack(const ProcessStream& process, const protocol::RecordHeader& record,
+                          StreamState* state);
+  void OnPythonStack(const ProcessStream& process, const protocol::RecordHeader& record,
+                     StreamState* state);
   void OnString(const ProcessStream& process, const protocol::RecordHeader& record,
                 StreamState* state);
   void OnKernel(const ProcessStream& process, const protocol::RecordHeader& record,
@@ -125,6 +135,11 @@ class CudaTracker {
                  StreamState* state);
 
   uint32_t SyncDevice(uint32_t context_id, const StreamState& state);
+  storage::CudaApiCallRow ApiCallRow(const ProcessStream& process,
+                                     const protocol::CudaApiCallRecord& call, StreamState* state);
+  // The report-wide CUDA_CALLCHAINS id of a process's Python stack, assigned at first sight of the
+  // stack or of a call naming it (whichever arrives first).
+  int64_t CallchainId(uint32_t stack_id, StreamState* state);
   void WriteUnmatchedGraphTrace(const storage::CudaGraphTraceRow& row);
   void WriteStreamOnce(const storage::CudaStreamRow& row);
 
@@ -135,7 +150,9 @@ class CudaTracker {
   std::set<std::pair<uint32_t, uint32_t>> written_contexts_;             // (pid, context id)
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> written_streams_;  // (pid, context, stream)
   bool tracing_started_ = false;
+  int64_t next_callchain_id_ = 1;
   std::vector<std::string> warnings_;
+  std::vector<std::string> python_warnings_;
   uint64_t dropped_records_ = 0;
   CudaTrackerStats stats_;
 };

@@ -20,6 +20,9 @@ constexpr int32_t kNvtxPushPopRangeEvent = 59;
 constexpr int32_t kNvtxStartEndRangeEvent = 60;
 constexpr int32_t kNvtxDomainCreateEvent = 75;
 constexpr int32_t kNvtxDomainDestroyEvent = 76;
+// ENUM_NSYS_EVENT_CLASS ids of CUDNN_EVENTS and CUBLAS_EVENTS rows.
+constexpr int32_t kCudnnEventClass = 28;
+constexpr int32_t kCublasEventClass = 29;
 
 template <typename Record>
 Record Copy(const RecordHeader& header) {
@@ -67,6 +70,8 @@ void SetPayload(NvtxPayloadKind kind, uint64_t bits, storage::NvtxEventRow* row)
 const NvtxTracker::KindHandler NvtxTracker::kHandlers[] = {
     {RecordKind::kNvtxDomainCreate, sizeof(protocol::NvtxDomainRecord),
      &NvtxTracker::OnDomainCreate},
+    {RecordKind::kNvtxLibraryDomain, sizeof(protocol::NvtxLibraryDomainRecord),
+     &NvtxTracker::OnLibraryDomain},
     {RecordKind::kNvtxDomainDestroy, sizeof(protocol::NvtxDomainRecord),
      &NvtxTracker::OnDomainDestroy},
     {RecordKind::kNvtxStringRegister, sizeof(protocol::NvtxStringRecord),
@@ -104,16 +109,18 @@ void NvtxTracker::OnProcessEnd(const ProcessStream& process, int64_t /*end_time*
   if (found == processes_.end()) return;
   ProcessState& state = found->second;
   for (const auto& [thread_domain, stack] : state.push_stacks) {
-    for (const OpenPush& open : stack) WriteUnclosed(open.row);
+    const protocol::NvtxLibrary library = LibraryOf(state, thread_domain.second);
+    for (const OpenPush& open : stack) WriteUnclosed(library, open.row);
   }
-  for (const auto& [range_id, row] : state.open_ranges) WriteUnclosed(row);
+  for (const auto& [range_id, row] : state.open_ranges)
+    WriteUnclosed(protocol::NvtxLibrary::kNone, row);
   stats_.unmatched_pops += state.early_ends.size();
   processes_.erase(found);
 }
 
-void NvtxTracker::WriteUnclosed(const storage::NvtxEventRow& row) {
+void NvtxTracker::WriteUnclosed(protocol::NvtxLibrary library, const storage::NvtxEventRow& row) {
   ++stats_.unclosed_ranges;
-  writer_->AddNvtxEvent(row);
+  if (library == protocol::NvtxLibrary::kNone) writer_->AddNvtxEvent(row);
 }
 
 storage::NvtxEventRow NvtxTracker::EventRow(const ProcessStream& process,
@@ -148,6 +155,38 @@ void NvtxTracker::OnDomainCreate(const ProcessStream& process, const RecordHeade
   writer_->AddNvtxEvent(row);
 }
 
+void NvtxTracker::OnLibraryDomain(const ProcessStream& /*process*/, const RecordHeader& record,
+                                  ProcessState* state) {
+  const auto domain = Copy<protocol::NvtxLibraryDomainRecord>(record);
+  if (domain.library != protocol::NvtxLibrary::kCublas &&
+      domain.library != protocol::NvtxLibrary::kCudnn) {
+    ++stats_.malformed_records;
+    return;
+  }
+  state->library_domains[domain.domain_id] = domain.library;
+}
+
+protocol::NvtxLibrary NvtxTracker::LibraryOf(const ProcessState& state, uint64_t domain_id) {
+  const auto found = state.library_domains.find(domain_id);
+  return found == state.library_domains.end() ? protocol::NvtxLibrary::kNone : found->second;
+}
+
+void NvtxTracker::WriteLibraryCall(protocol::NvtxLibrary library,
+                                   const storage::NvtxEventRow& range) {
+  storage::LibraryCallRow row;
+  row.start = range.start;
+  row.end = *range.end;
+  row.global_tid = range.global_tid;
+  row.name_id = range.text_id ? *range.text_id : writer_->InternString(range.text.value_or(""));
+  if (library == protocol::NvtxLibrary::kCublas) {
+    row.event_class = kCublasEventClass;
+    writer_->AddCublasEvent(row);
+  } else {
+    row.event_class = kCudnnEventClass;
+    writer_->AddCudnnEvent(row);
+  }
+}
+
 void NvtxTracker::OnDomainDestroy(const ProcessStream& process, const RecordHeader& record,
                                   ProcessState* /*state*/) {
   const auto domain = Copy<protocol::NvtxDomainRecord>(record);
@@ -180,7 +219,9 @@ void NvtxTracker::OnCategoryName(const ProcessStream& process, const RecordHeade
 }
 
 void NvtxTracker::OnMark(const ProcessStream& process, const RecordHeader& record,
-                         ProcessState* /*state*/) {
+                         ProcessState* state) {
+  const auto mark = Copy<protocol::NvtxEventRecord>(record);
+  if (LibraryOf(*state, mark.domain_id) != protocol::NvtxLibrary::kNone) return;
   writer_->AddNvtxEvent(EventRow(process, record, kNvtxMarkEvent));
 }
 
@@ -202,14 +243,19 @@ void NvtxTracker::OnPop(const ProcessStream& process, const RecordHeader& record
     return;
   }
   std::vector<OpenPush>& stack = found->second;
+  const protocol::NvtxLibrary library = LibraryOf(*state, pop.domain_id);
   while (!stack.empty() && stack.back().level > pop.range_id) {
-    WriteUnclosed(stack.back().row);
+    WriteUnclosed(library, stack.back().row);
     stack.pop_back();
   }
   if (!stack.empty() && stack.back().level == pop.range_id) {
     storage::NvtxEventRow& row = stack.back().row;
     row.end = process.SessionTime(pop.header.timestamp_ns);
-    writer_->AddNvtxEvent(row);
+    if (library == protocol::NvtxLibrary::kNone) {
+      writer_->AddNvtxEvent(row);
+    } else {
+      WriteLibraryCall(library, row);
+    }
     stack.pop_back();
   } else {
     ++stats_.unmatched_pops;
@@ -220,6 +266,7 @@ void NvtxTracker::OnPop(const ProcessStream& process, const RecordHeader& record
 void NvtxTracker::OnRangeStart(const ProcessStream& process, const RecordHeader& record,
                                ProcessState* state) {
   const auto start = Copy<protocol::NvtxEventRecord>(record);
+  if (LibraryOf(*state, start.domain_id) != protocol::NvtxLibrary::kNone) return;
   storage::NvtxEventRow row = EventRow(process, record, kNvtxStartEndRangeEvent);
   row.range_id = static_cast<int64_t>(start.range_id);
   const auto early = state->early_ends.find(start.range_id);
@@ -237,6 +284,7 @@ void NvtxTracker::OnRangeStart(const ProcessStream& process, const RecordHeader&
 void NvtxTracker::OnRangeEnd(const ProcessStream& process, const RecordHeader& record,
                              ProcessState* state) {
   const auto end = Copy<protocol::NvtxRangeEndRecord>(record);
+  if (LibraryOf(*state, end.domain_id) != protocol::NvtxLibrary::kNone) return;
   const int64_t end_time = process.SessionTime(end.header.timestamp_ns);
   const int64_t end_global_tid = process.GlobalTid(end.header.tid);
   const auto open = state->open_ranges.find(end.range_id);

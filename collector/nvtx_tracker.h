@@ -12,6 +12,10 @@
 //   start (at most kMaxEarlyEnds per stream). Marks, domain and category rows are written at once.
 // - Ranges still open when their stream ends are written with a NULL end, as nsys
 //   exports ranges that never ended; early ends whose start never came are dropped and counted.
+// - Push/pop ranges in a library's domain (kNvtxLibraryDomain: cuBLAS, cuDNN) are that library's
+//   API calls and become CUBLAS_EVENTS / CUDNN_EVENTS rows; such a range still open at process end
+//   is dropped (those tables have no NULL end) and counted as unclosed. Libraries annotate nothing
+//   else: other events in their domains are ignored.
 // - State is kept per stream (ProcessStream::stream_id), not per pid: a process that execs streams
 //   twice under one pid, and NVTX ids and levels restart with the new image.
 #pragma once
@@ -67,6 +71,7 @@ class NvtxTracker {
     std::map<std::pair<uint32_t, uint64_t>, std::vector<OpenPush>> push_stacks;
     std::unordered_map<uint64_t, storage::NvtxEventRow> open_ranges;  // by range id
     std::unordered_map<uint64_t, EarlyEnd> early_ends;                // by range id
+    std::unordered_map<uint64_t, protocol::NvtxLibrary> library_domains;  // by domain id
   };
   using Handler = void (NvtxTracker::*)(const ProcessStream&, const protocol::RecordHeader&,
                                         ProcessState*);
@@ -79,6 +84,8 @@ class NvtxTracker {
 
   void OnDomainCreate(const ProcessStream& process, const protocol::RecordHeader& record,
                       ProcessState* state);
+  void OnLibraryDomain(const ProcessStream& process, const protocol::RecordHeader& record,
+                       ProcessState* state);
   void OnDomainDestroy(const ProcessStream& process, const protocol::RecordHeader& record,
                        ProcessState* state);
   void OnStringRegister(const ProcessStream& process, const protocol::RecordHeader& record,
@@ -99,7 +106,12 @@ class NvtxTracker {
   // The row an event record describes, without end (push, start, mark).
   storage::NvtxEventRow EventRow(const ProcessStream& process, const protocol::RecordHeader& record,
                                  int32_t event_type);
-  void WriteUnclosed(const storage::NvtxEventRow& row);
+  // Counts a range that never ended; an NVTX one is written with a NULL end, a library call
+  // dropped.
+  void WriteUnclosed(protocol::NvtxLibrary library, const storage::NvtxEventRow& row);
+  // The library whose calls `domain_id` annotates, kNone for an ordinary domain.
+  static protocol::NvtxLibrary LibraryOf(const ProcessState& state, uint64_t domain_id);
+  void WriteLibraryCall(protocol::NvtxLibrary library, const storage::NvtxEventRow& range);
 
   storage::ReportWriter* writer_;
   std::unordered_map<uint64_t, ProcessState> processes_;  // by stream id

@@ -93,6 +93,7 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   settings.osrt_threshold_ns = options.osrt_threshold_ns;
   settings.cuda_graph_trace = options.cuda_graph_trace;
   settings.cuda_memory_usage = options.cuda_memory_usage;
+  settings.python_backtrace = options.python_backtrace;
   std::strncpy(settings.socket_path, socket.c_str(), sizeof(settings.socket_path) - 1);
 
   const char* inherited_preload = std::getenv("LD_PRELOAD");
@@ -103,9 +104,21 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   std::vector<std::string> ours = {"LD_PRELOAD=" + preload,
                                    std::string(protocol::kSettingsEnvVar) + "=" +
                                        protocol::EncodeSettings(settings)};
-  if (options.trace_flags & protocol::kTraceNvtx) {
+  // cuBLAS, cuBLASLt and cuDNN report their API calls as NVTX ranges once their level variable is
+  // set (injection/nvtx/library_domains.h); a level the user set already is kept.
+  constexpr uint32_t kNvtxUsers =
+      protocol::kTraceNvtx | protocol::kTraceCublas | protocol::kTraceCudnn;
+  if (options.trace_flags & kNvtxUsers) {
     ours.push_back("NVTX_INJECTION64_PATH=" + options.library_dir + "/libprof_nvtx.so");
   }
+  auto set_level = [&ours](const char* name) {
+    if (std::getenv(name) == nullptr) ours.push_back(std::string(name) + "=1");
+  };
+  if (options.trace_flags & protocol::kTraceCublas) {
+    set_level("CUBLAS_NVTX_LEVEL");
+    set_level("CUBLASLT_NVTX_LEVEL");
+  }
+  if (options.trace_flags & protocol::kTraceCudnn) set_level("CUDNN_NVTX_LEVEL");
   if ((options.trace_flags & protocol::kTraceCuda) && HasCudaInjection(options.library_dir)) {
     ours.push_back("CUDA_INJECTION64_PATH=" + options.library_dir + "/libprof_cuda.so");
   }
@@ -242,7 +255,16 @@ Status FinishReports(const ProfileOptions& options, storage::SessionInfo session
     session.broken_streams = static_cast<int64_t>(importer.broken_streams());
     session.cuda_dropped_records = static_cast<int64_t>(importer.cuda_dropped_records());
     result->dropped_records += importer.dropped_records();
-    if (i == 0) result->cuda_warnings = importer.cuda_warnings();
+    if (i == 0) {
+      result->cuda_warnings = importer.cuda_warnings();
+      result->python_warnings = importer.python_warnings();
+      if (options.python_backtrace && importer.cuda_tracing_started() &&
+          importer.python_stacks() == 0 && result->python_warnings.empty()) {
+        result->python_warnings.push_back(
+            "--python-backtrace=cuda: no CUDA call had a Python stack (no Python code made "
+            "CUDA calls)");
+      }
+    }
     RecordCaptureSettings(options, session.duration_ns, report.writer.get());
     RecordCaptureControl(options.capture, ReportWindows(*router, i, options.capture.repeats()),
                          session_start, report.writer.get());

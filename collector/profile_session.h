@@ -26,6 +26,7 @@ struct ProfileOptions {
   uint64_t osrt_threshold_ns = 1000;
   protocol::CudaGraphTrace cuda_graph_trace = protocol::CudaGraphTrace::kGraph;
   bool cuda_memory_usage = false;              // --cuda-memory-usage
+  bool python_backtrace = false;               // --python-backtrace=cuda
   std::vector<std::string> extra_environment;  // -e NAME=value
   std::string library_dir;                     // where libprof_core.so and friends live
   std::string command_line;                    // for the report: the profiled command, quoted
@@ -45,6 +46,8 @@ struct ProfileResult {
   // profiler owns CUPTI, ...), or kNoCudaDriver when the machine has none; empty when tracing
   // started or the program never used CUDA.
   std::vector<std::string> cuda_warnings;
+  // --python-backtrace=cuda: interpreters it cannot read, or that no call had a Python stack.
+  std::vector<std::string> python_warnings;
 };
 
 inline constexpr const char* kNoCudaDriver =

@@ -1,5 +1,6 @@
 #include "collector/stream_decoder.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace prof::collector {
@@ -40,8 +41,12 @@ const protocol::RecordHeader* StreamDecoder::Next() {
     }
     saw_hello_ = true;
   }
-  std::memcpy(aligned_, start, header.size);
   read_offset_ += header.size;
+  // Record sizes are multiples of 8, so records stay aligned as long as the buffer is.
+  if (reinterpret_cast<uintptr_t>(start) % protocol::kRecordAlignment == 0) {
+    return reinterpret_cast<const protocol::RecordHeader*>(start);
+  }
+  std::memcpy(aligned_, start, header.size);
   return reinterpret_cast<const protocol::RecordHeader*>(aligned_);
 }
 

@@ -34,6 +34,8 @@ class StreamImporter : public StreamSink {
   const std::vector<std::string>& cuda_warnings() const { return cuda_.cuda_warnings(); }
   bool cuda_tracing_started() const { return cuda_.tracing_started(); }
   uint64_t cuda_dropped_records() const { return cuda_.dropped_records(); }
+  uint64_t python_stacks() const { return cuda_.python_stacks(); }
+  const std::vector<std::string>& python_warnings() const { return cuda_.python_warnings(); }
 
  private:
   storage::ReportWriter* writer_;

@@ -146,6 +146,13 @@ const std::vector<ReportSpec>& AllReports() {
        {"CUDA_GPU_MEMORY_USAGE_EVENTS"},
        {},
        "CUDA memory usage data (prof profile --cuda-memory-usage=true)"},
+      // prof's own: CUDA calls by the Python line that made them.
+      {"cuda_api_py_sum",
+       "CUDA API Summary by Python Line",
+       false,
+       {kRuntime, "StringIds", "CUDA_CALLCHAINS"},
+       {"cuda_api_calls", "python_call_sites"},
+       "Python stacks of CUDA calls (prof profile --python-backtrace=cuda)"},
   };
   return reports;
 }

@@ -2,14 +2,18 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 #include "stats/dropped_records.h"
 #include "stats/output_files.h"
 #include "stats/output_format.h"
 #include "stats/report_database.h"
+#include "stats/report_file_columns.h"
 #include "stats/report_query.h"
+#include "stats/report_rank.h"
 #include "stats/report_selection.h"
 #include "stats/size_unit.h"
 #include "stats/time_unit.h"
@@ -17,15 +21,23 @@
 namespace prof::stats {
 namespace {
 
-// One selected report, rendered; no text when it had no rows (or lacked its tables).
+// One report file given on the command line, opened.
+struct InputReport {
+  std::string path;
+  storage::Database db;
+  ReportFileLabel label;
+};
+
+// One selected report, rendered; no text when no file had rows for it (or its tables).
 struct RenderedReport {
   ReportRequest request;
   std::optional<std::string> text;
+  std::vector<std::string> skipped_paths;  // the files without rows for it, in input order
 };
 
-Status Render(storage::Database* db, const ReportRequest& request, const OutputSettings& settings,
-              RenderedReport* out) {
-  out->request = request;
+// The report's rows in `db`, in the output's units; nullopt when it has no rows or tables.
+Status Query(storage::Database* db, const ReportRequest& request, const OutputSettings& settings,
+             std::optional<ResultTable>* out) {
   const ReportSpec& report = *request.report;
   bool present = false;
   if (Status status = HasRequiredTables(db, report, &present); !status.ok()) return status;
@@ -37,25 +49,53 @@ Status Render(storage::Database* db, const ReportRequest& request, const OutputS
   if (table.rows.empty()) return Status::Ok();
   ApplyTimeUnit(settings.time_unit, &table);
   ApplySizeUnit(&table);
-  out->text = settings.format->render(table);
+  *out = std::move(table);
   return Status::Ok();
 }
 
-void NoteSkipped(const std::string& report_path, const ReportSpec& report, bool quiet) {
+// One file: the report's own table. Several: one table of every file's rows, labeled
+// (report_file_columns.h).
+Status Render(std::vector<InputReport>* inputs, const ReportRequest& request,
+              const OutputSettings& settings, RenderedReport* out) {
+  out->request = request;
+  const bool labeled = inputs->size() > 1;
+  const bool with_rank = std::any_of(inputs->begin(), inputs->end(),
+                                     [](const InputReport& input) { return input.label.rank; });
+  ResultTable combined;
+  bool any_rows = false;
+  for (InputReport& input : *inputs) {
+    std::optional<ResultTable> table;
+    if (Status status = Query(&input.db, request, settings, &table); !status.ok()) return status;
+    if (!table) {
+      out->skipped_paths.push_back(input.path);
+      continue;
+    }
+    any_rows = true;
+    if (labeled) {
+      AppendLabeledRows(input.label, with_rank, *table, &combined);
+    } else {
+      combined = std::move(*table);
+    }
+  }
+  if (any_rows) out->text = settings.format->render(combined);
+  return Status::Ok();
+}
+
+void NoteSkipped(const RenderedReport& item, bool quiet) {
   if (quiet) return;
-  std::fflush(stdout);  // keeps the note after the reports printed before it
-  spdlog::info("SKIPPED: {} does not contain {}.", report_path, report.data_description);
+  std::fflush(stdout);  // keeps the notes after the reports printed before them
+  for (const std::string& path : item.skipped_paths) {
+    spdlog::info("SKIPPED: {} does not contain {}.", path, item.request.report->data_description);
+  }
 }
 
 // Reports one after another, a blank line apart; column and table ones under nsys's title line.
-Status WriteToStdout(const std::vector<RenderedReport>& rendered, const std::string& report_path,
-                     const OutputSettings& settings, bool quiet) {
+Status WriteToStdout(const std::vector<RenderedReport>& rendered, const OutputSettings& settings,
+                     bool quiet) {
   bool first = true;
   for (const RenderedReport& item : rendered) {
-    if (!item.text) {
-      NoteSkipped(report_path, *item.request.report, quiet);
-      continue;
-    }
+    NoteSkipped(item, quiet);
+    if (!item.text) continue;
     std::string text = first ? "" : "\n";
     if (settings.format->titled) {
       text += " ** " + std::string(item.request.report->title) + " (" + item.request.Spelling() +
@@ -72,8 +112,8 @@ Status WriteToStdout(const std::vector<RenderedReport>& rendered, const std::str
 }
 
 // Checks every target before writing the first, so that a failure leaves no file behind.
-Status WriteToFiles(const std::vector<RenderedReport>& rendered, const std::string& report_path,
-                    const OutputSettings& settings, const StatsOptions& options) {
+Status WriteToFiles(const std::vector<RenderedReport>& rendered, const OutputSettings& settings,
+                    const StatsOptions& options) {
   std::vector<std::string> paths;
   for (const RenderedReport& item : rendered) {
     paths.push_back(
@@ -84,12 +124,60 @@ Status WriteToFiles(const std::vector<RenderedReport>& rendered, const std::stri
     }
   }
   for (size_t i = 0; i < rendered.size(); ++i) {
-    if (!rendered[i].text) {
-      NoteSkipped(report_path, *rendered[i].request.report, options.quiet);
-      continue;
-    }
+    NoteSkipped(rendered[i], options.quiet);
+    if (!rendered[i].text) continue;
     if (Status status = WriteOutputFile(paths[i], *rendered[i].text); !status.ok()) return status;
     if (!options.quiet) spdlog::info("wrote {}", paths[i]);
+  }
+  return Status::Ok();
+}
+
+// Opens every file before any report runs, so that a bad file fails the run with nothing written.
+Status OpenInputs(const std::vector<std::string>& report_paths, std::vector<InputReport>* out) {
+  for (const std::string& path : report_paths) {
+    InputReport input;
+    input.path = path;
+    if (Status status = OpenReportDatabase(path, &input.db); !status.ok()) return status;
+    input.label = MakeReportFileLabel(path, ReportRank(&input.db));
+    out->push_back(std::move(input));
+  }
+  return Status::Ok();
+}
+
+// Before the reports, so that nobody reads their numbers as complete.
+void WarnAboutDroppedRecords(std::vector<InputReport>* inputs) {
+  for (InputReport& input : *inputs) {
+    if (const std::optional<int64_t> dropped = DroppedRecords(&input.db); dropped && *dropped > 0) {
+      spdlog::warn(
+          "warning: {} lost {} records while profiling (prof could not keep up); the "
+          "reports below miss them",
+          input.path, *dropped);
+    }
+  }
+}
+
+// The reports named, or the default reports any of the files has data for, in registry order.
+Status SelectForAll(const std::vector<std::string>& requested, std::vector<InputReport>* inputs,
+                    bool quiet, std::vector<ReportRequest>* out) {
+  std::vector<const ReportSpec*> chosen;
+  for (InputReport& input : *inputs) {
+    std::vector<ReportRequest> selected;
+    if (Status status = SelectReports(requested, &input.db, &selected); !status.ok()) {
+      return status;
+    }
+    if (selected.empty() && !quiet) {
+      spdlog::info("{} has no data for any default report", input.path);
+    }
+    if (!requested.empty()) {  // named reports do not depend on the file
+      *out = std::move(selected);
+      return Status::Ok();
+    }
+    for (const ReportRequest& request : selected) chosen.push_back(request.report);
+  }
+  for (const ReportSpec& report : AllReports()) {
+    if (std::find(chosen.begin(), chosen.end(), &report) != chosen.end()) {
+      out->push_back({&report, {}});
+    }
   }
   return Status::Ok();
 }
@@ -97,31 +185,29 @@ Status WriteToFiles(const std::vector<RenderedReport>& rendered, const std::stri
 }  // namespace
 
 Status RunStats(const std::string& report_path, const StatsOptions& options) {
+  return RunStats(std::vector<std::string>{report_path}, options);
+}
+
+Status RunStats(const std::vector<std::string>& report_paths, const StatsOptions& options) {
   OutputSettings settings;
   if (Status status = ResolveOutputSettings(options, &settings); !status.ok()) return status;
-  storage::Database db;
-  if (Status status = OpenReportDatabase(report_path, &db); !status.ok()) return status;
-  // Before the reports, so that nobody reads their numbers as complete.
-  if (const std::optional<int64_t> dropped = DroppedRecords(&db); dropped && *dropped > 0) {
-    spdlog::warn(
-        "warning: {} lost {} records while profiling (prof could not keep up); the "
-        "reports below miss them",
-        report_path, *dropped);
-  }
+  std::vector<InputReport> inputs;
+  if (Status status = OpenInputs(report_paths, &inputs); !status.ok()) return status;
+  WarnAboutDroppedRecords(&inputs);
   std::vector<ReportRequest> reports;
-  if (Status status = SelectReports(options.reports, &db, &reports); !status.ok()) return status;
-  if (reports.empty() && !options.quiet) {
-    spdlog::info("{} has no data for any default report", report_path);
+  if (Status status = SelectForAll(options.reports, &inputs, options.quiet, &reports);
+      !status.ok()) {
+    return status;
   }
 
   std::vector<RenderedReport> rendered(reports.size());
   for (size_t i = 0; i < reports.size(); ++i) {
-    if (Status status = Render(&db, reports[i], settings, &rendered[i]); !status.ok()) {
+    if (Status status = Render(&inputs, reports[i], settings, &rendered[i]); !status.ok()) {
       return status;
     }
   }
-  return settings.to_stdout ? WriteToStdout(rendered, report_path, settings, options.quiet)
-                            : WriteToFiles(rendered, report_path, settings, options);
+  return settings.to_stdout ? WriteToStdout(rendered, settings, options.quiet)
+                            : WriteToFiles(rendered, settings, options);
 }
 
 }  // namespace prof::stats

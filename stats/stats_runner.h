@@ -10,6 +10,10 @@
 // - A selected report without rows is not an error: unless `quiet`, it logs nsys's
 //   "SKIPPED: <file> does not contain <data>." line (spdlog::info, on stderr) and writes nothing.
 // - Reports go to stdout or files, never through spdlog.
+// - Several report files: each report runs over every file and prints one table, the rows of the
+//   files in the order given, each row led by the file's `File` (base name) and, when any file
+//   has a rank (MPI_RANKS), `Rank` column (report_file_columns.h). `Time (%)` stays a share
+//   within its file. With -o each report still goes to one file, <prefix>_<report>.<ext>.
 #pragma once
 
 #include <string>
@@ -27,5 +31,7 @@ struct StatsOptions : OutputOptions {
 };
 
 Status RunStats(const std::string& report_path, const StatsOptions& options);
+// The same over several files (one file: exactly RunStats of that file, no File column).
+Status RunStats(const std::vector<std::string>& report_paths, const StatsOptions& options);
 
 }  // namespace prof::stats

@@ -24,6 +24,24 @@ void Bind(const CudaApiCallRow& row, RowBinder* binder) {
   binder->Int64(row.correlation_id);
   binder->Int64(row.name_id);
   binder->Int64(row.return_value);
+  binder->Int64(row.callchain_id);
+}
+
+void Bind(const LibraryCallRow& row, RowBinder* binder) {
+  binder->Int64(row.start);
+  binder->Int64(row.end);
+  binder->Int64(row.event_class);
+  binder->Int64(row.global_tid);
+  binder->Int64(row.name_id);
+}
+
+void Bind(const CallchainFrameRow& row, RowBinder* binder) {
+  binder->Int64(row.id);
+  binder->Int64(row.symbol);
+  binder->Int64(row.module);
+  binder->Int64(row.unresolved);
+  binder->Int64(row.original_ip);
+  binder->Int64(row.stack_depth);
 }
 
 void Bind(const CudaKernelRow& row, RowBinder* binder) {

@@ -9,7 +9,13 @@ namespace prof::storage {
 
 inline constexpr InsertSpec kCudaRuntimeInsert{
     "CUPTI_ACTIVITY_KIND_RUNTIME",
-    "start, end, eventClass, globalTid, correlationId, nameId, returnValue"};
+    "start, end, eventClass, globalTid, correlationId, nameId, returnValue, callchainId"};
+inline constexpr InsertSpec kCublasEventsInsert{"CUBLAS_EVENTS",
+                                                "start, end, eventClass, globalTid, nameId"};
+inline constexpr InsertSpec kCudnnEventsInsert{"CUDNN_EVENTS",
+                                               "start, end, eventClass, globalTid, nameId"};
+inline constexpr InsertSpec kCudaCallchainsInsert{
+    "CUDA_CALLCHAINS", "id, symbol, module, unresolved, originalIP, stackDepth"};
 inline constexpr InsertSpec kCudaKernelInsert{
     "CUPTI_ACTIVITY_KIND_KERNEL",
     "start, end, deviceId, contextId, greenContextId, streamId, correlationId, globalPid, "
@@ -63,6 +69,8 @@ inline constexpr InsertSpec kCudaContextInsert{
     "nullStreamId, hwId, vmId, processId, deviceId, contextId, parentContextId, isGreenContext"};
 
 void Bind(const CudaApiCallRow& row, RowBinder* binder);
+void Bind(const LibraryCallRow& row, RowBinder* binder);
+void Bind(const CallchainFrameRow& row, RowBinder* binder);
 void Bind(const CudaKernelRow& row, RowBinder* binder);
 void Bind(const CudaMemcpyRow& row, RowBinder* binder);
 void Bind(const CudaMemsetRow& row, RowBinder* binder);

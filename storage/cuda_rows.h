@@ -22,6 +22,27 @@ struct CudaApiCallRow {
   int64_t correlation_id = 0;
   StringId name_id = 0;
   int64_t return_value = 0;
+  std::optional<int64_t> callchain_id;  // CUDA_CALLCHAINS(id): the call's Python stack
+};
+
+// CUBLAS_EVENTS and CUDNN_EVENTS: one library API call on its thread.
+struct LibraryCallRow {
+  int64_t start = 0;
+  int64_t end = 0;
+  int32_t event_class = 0;  // ENUM_NSYS_EVENT_CLASS: 29 cuBLAS, 28 cuDNN
+  int64_t global_tid = 0;
+  StringId name_id = 0;
+};
+
+// CUDA_CALLCHAINS: one frame of a call stack; stack_depth 0 is the innermost frame. For a Python
+// frame, symbol is the function, module the source file and original_ip the line number.
+struct CallchainFrameRow {
+  int64_t id = 0;
+  StringId symbol = 0;
+  StringId module = 0;
+  int64_t unresolved = 0;
+  std::optional<int64_t> original_ip;
+  int64_t stack_depth = 0;
 };
 
 // The columns every GPU operation table starts with (KERNEL, MEMCPY, MEMSET, SYNCHRONIZATION,

@@ -2,15 +2,20 @@
 //
 // Contract:
 // - Create() writes to `<final_path>.partial-<pid>` (a temporary name in the same directory) and
-//   Finish() renames it into place only once complete, so a crashed or interrupted prof never leaves
-//   a half-written report under the final name. Abandon() (or destruction without Finish) deletes it.
+//   Finish() renames it into place only once complete, so a crashed or interrupted prof never
+//   leaves a half-written report under the final name. Abandon() (or destruction without Finish)
+//   deletes it.
 // - Rows are buffered in one open transaction, committed every kCommitRows rows or when Commit() is
 //   called (the collector commits about once a second), so the report is written while the program
 //   runs and memory stays bounded.
+// - SQLite runs on a writer thread of the report's own (batch_writer.h): Add* encode the row into
+//   a batch and return; full batches and commits queue up, bounded, and Add* wait when the queue is
+//   full. Errors of the writer thread reach Commit() a few batches late and Finish() for sure.
 // - Tables are created on first use, as nsys's export creates only the tables that hold data; the
 //   ENUM_* tables a filled table references are written with it. Indexes are built in Finish().
 // - Timestamps are ns since session start; ids use nsys's GlobalId encoding (global_id.h).
-// - Not thread-safe: one thread (the collector's) owns the writer.
+// - Not thread-safe: one thread (the collector's) calls every method; only the writer's own
+//   thread crosses into storage.
 #pragma once
 
 #include <cstdint>
@@ -97,6 +102,10 @@ class ReportWriter {
   void AddCudaGraphEvent(const CudaGraphEventRow& row);
   void AddCudaEvent(const CudaEventRow& row);
   void AddCudaMemoryUsage(const CudaMemoryUsageRow& row);
+  void AddCudaCallchainFrame(const CallchainFrameRow& row);
+  // cuBLAS/cuBLASLt calls (CUBLAS_EVENTS) and cuDNN calls (CUDNN_EVENTS).
+  void AddCublasEvent(const LibraryCallRow& row);
+  void AddCudnnEvent(const LibraryCallRow& row);
   void AddGpuInfo(const GpuInfoRow& row);
   void AddCudaDevice(const CudaDeviceRow& row);
   void AddCudaStream(const CudaStreamRow& row);

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "storage/report_writer.h"
+#include "storage/row_batch.h"
 
 namespace prof::storage {
 
@@ -19,25 +20,12 @@ struct InsertSpec {
   std::string_view columns;  // comma-separated, in the order Bind() binds them
 };
 
-// One value of a buffered row, kept until its batch is inserted. `text` keeps its capacity from
-// batch to batch, so that steady-state rows allocate nothing.
-struct BufferedValue {
-  enum class Kind : uint8_t { kNull, kInt64, kDouble, kText };
-  Kind kind = Kind::kNull;
-  int64_t int64 = 0;
-  double real = 0;
-  std::string text;
-};
-
-// Collects one row's values, in the order of its InsertSpec's columns, into a batch buffer.
+// Appends one row's values, in the order of its InsertSpec's columns, to a batch's bytes
+// (row_batch.h says how they are encoded).
 class RowBinder {
  public:
-  explicit RowBinder(BufferedValue* first) : next_(first) {}
-  void Int64(int64_t value) {
-    next_->kind = BufferedValue::Kind::kInt64;
-    next_->int64 = value;
-    ++next_;
-  }
+  explicit RowBinder(ByteBuffer* out) : out_(out) {}
+  void Int64(int64_t value) { Put(ValueTag::kInt64, &value, sizeof(value)); }
   template <typename T>
   void Int64(const std::optional<T>& value) {
     if (value) {
@@ -48,17 +36,16 @@ class RowBinder {
   }
   void Double(const std::optional<double>& value) {
     if (value) {
-      next_->kind = BufferedValue::Kind::kDouble;
-      next_->real = *value;
-      ++next_;
+      const double real = *value;
+      Put(ValueTag::kDouble, &real, sizeof(real));
     } else {
       Null();
     }
   }
   void Text(std::string_view value) {
-    next_->kind = BufferedValue::Kind::kText;
-    next_->text.assign(value.data(), value.size());
-    ++next_;
+    const auto length = static_cast<uint32_t>(value.size());
+    Put(ValueTag::kText, &length, sizeof(length));
+    out_->Append(value.data(), value.size());
   }
   void Text(const std::optional<std::string>& value) {
     if (value) {
@@ -68,12 +55,20 @@ class RowBinder {
     }
   }
   void Null() {
-    next_->kind = BufferedValue::Kind::kNull;
-    ++next_;
+    const auto tag = ValueTag::kNull;
+    out_->Append(&tag, sizeof(tag));
   }
 
  private:
-  BufferedValue* next_;
+  // The tag and a payload of at most 8 bytes, in one append.
+  void Put(ValueTag tag, const void* payload, size_t size) {
+    char value[1 + sizeof(int64_t)];
+    value[0] = static_cast<char>(tag);
+    std::memcpy(value + 1, payload, size);
+    out_->Append(value, 1 + size);
+  }
+
+  ByteBuffer* out_;
 };
 
 // Rows of the tables the writer fills itself (no public row type).

@@ -1,18 +1,19 @@
-// Inserts the rows of one report table in batches, creating the table on its first row so that
-// tables without rows never appear in the report.
+// Inserts the rows of one report table, creating the table on its first row so that tables
+// without rows never appear in the report.
 //
-// Add() buffers the row's values; every kBatchRows rows one multi-row INSERT
-// (INSERT INTO t (columns) VALUES (...), (...), ...) stores the batch, which costs about half as
-// much per row as one single-row INSERT per row (docs/report-schema.md). Flush() stores a partial
-// batch row by row. Text is copied into the buffer, so a row's strings need to live only for the
-// Add() call.
+// Two threads share an inserter, each with its own half (report_writer.h says when which runs):
+// - the adding thread encodes rows into the open batch (Add) and hands full batches over
+//   (TakeBatch); a row's strings need to live only for the Add() call;
+// - the writing thread stores batches (Write): every kStatementRows rows go in one multi-row
+//   INSERT (INSERT INTO t (columns) VALUES (...), (...), ...), which costs about half as much per
+//   row as one single-row INSERT per row (docs/report-schema.md); the rest of a batch row by row.
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "common/status.h"
 #include "storage/report_schema.h"
+#include "storage/row_batch.h"
 #include "storage/row_binders.h"
 #include "storage/sqlite_database.h"
 
@@ -20,25 +21,27 @@ namespace prof::storage {
 
 class TableInserter {
  public:
-  static constexpr int kBatchRows = 32;
+  static constexpr int kStatementRows = 32;
+  // Rows handed to the writing thread at once: amortises its queue's locking.
+  static constexpr int kBatchRows = 1024;
 
   explicit TableInserter(const InsertSpec& spec);
 
+  // ---- adding thread ----
+  // Encodes `row` into the open batch; true when the batch is full and should be taken.
   template <typename Row>
-  Status Add(const Row& row, ReportSchema* schema, Database* db) {
-    if (!batch_insert_.is_prepared()) {
-      if (Status status = Prepare(schema, db); !status.ok()) return status;
-    }
-    RowBinder binder(&values_[static_cast<size_t>(pending_ * column_count_)]);
+  bool Add(const Row& row) {
+    RowBinder binder(&open_.bytes);
     Bind(row, &binder);
-    if (++pending_ == kBatchRows) return Flush();
-    return Status::Ok();
+    return ++open_.rows == kBatchRows;
   }
+  int pending() const { return open_.rows; }
+  // Hands over the open batch and starts a new one in `spare_bytes` (a recycled buffer).
+  RowBatch TakeBatch(ByteBuffer spare_bytes);
 
-  // Inserts the rows added since the last flush.
-  Status Flush();
-  int pending() const { return pending_; }
-  // Finalizes the statements; pending rows are dropped (flush first).
+  // ---- writing thread ----
+  Status Write(const RowBatch& batch, ReportSchema* schema, Database* db);
+  // Finalizes the statements.
   void Release();
 
   // "INSERT INTO <table> (<columns>) VALUES (?, ...), ..." for `rows` rows (exposed for tests).
@@ -46,15 +49,14 @@ class TableInserter {
 
  private:
   Status Prepare(ReportSchema* schema, Database* db);
-  // Binds `rows` buffered rows starting at row `first_row` to `statement` and runs it.
-  Status Insert(Statement* statement, int first_row, int rows);
+  // Binds the next `rows` rows of `reader` to `statement` and runs it.
+  Status Insert(Statement* statement, int rows, RowBatchReader* reader);
 
   InsertSpec spec_;
   int column_count_;
-  int pending_ = 0;
-  std::vector<BufferedValue> values_;  // kBatchRows rows of column_count_ values
-  Statement batch_insert_;             // kBatchRows rows
-  Statement row_insert_;               // one row, for partial batches
+  RowBatch open_;           // adding thread
+  Statement batch_insert_;  // writing thread: kStatementRows rows
+  Statement row_insert_;    // writing thread: one row
 };
 
 }  // namespace prof::storage

@@ -1,7 +1,9 @@
 -- sync_hotspots: where the host waits for the GPU. Synchronizing calls (analyze_sync_calls:
 -- stream, device and event syncs, synchronous copies, async copies on pageable memory) grouped by
--- thread, innermost enclosing push/pop NVTX range of that thread (analyze_thread_ranges) and
--- function. Times in ns. Most host time first (ties by PID, TID, range, name), rows= rows.
+-- thread, innermost enclosing push/pop NVTX range of that thread (analyze_thread_ranges),
+-- function and, in reports with Python stacks (--python-backtrace=cuda), the program's line that
+-- made the call (python_call_sites). Times in ns. Most host time first (ties by PID, TID, range,
+-- name, line), rows= rows.
 -- A range that holds a call starts at most the longest range's length before it: that bounds the
 -- index search per call.
 WITH
@@ -25,9 +27,11 @@ SELECT
   located.globalTid & 0xFFFFFF AS "TID",
   coalesce(range.name, '') AS "NVTX Range",                      -- empty outside every range
   located.kind AS "Kind",
-  located.name AS "API Name"
+  located.name AS "API Name",
+  coalesce(site.site, '') AS "Python Line"                       -- empty without a Python stack
 FROM located
 LEFT JOIN analyze_thread_ranges AS range ON range.eventRow = located.rangeRow
-GROUP BY located.globalTid, range.name, located.name
-ORDER BY 1 DESC, 6, 7, 8, 10
+LEFT JOIN python_call_sites AS site ON site.callchainId = located.callchainId
+GROUP BY located.globalTid, range.name, located.name, site.site
+ORDER BY 1 DESC, 6, 7, 8, 10, 11
 LIMIT (SELECT value FROM rule_options WHERE name = 'rows');

@@ -1,7 +1,7 @@
 -- analyze_cuda_calls: every CUDA call of the current window (cuda_api_calls, names without the
 -- version suffix) and whether it blocks the calling thread until GPU work is done, as a TEMP table
 -- indexed by thread and start. Rebuilt for every rule run (each run may have another window).
---   start, end (ns), globalTid, name
+--   start, end (ns), globalTid, name, callchainId (its Python stack, NULL without one)
 --   syncKind (NULL for a call that does not wait for the GPU):
 --     'stream sync' (cudaStreamSynchronize, cuStreamSynchronize), 'device sync'
 --     (cudaDeviceSynchronize, cuCtxSynchronize), 'event sync' (cudaEventSynchronize,
@@ -11,7 +11,7 @@
 --     PyTorch's .item(), .cpu() and print(tensor) do besides a stream sync).
 DROP TABLE IF EXISTS temp.analyze_cuda_calls;
 CREATE TEMP TABLE analyze_cuda_calls AS
-SELECT call.start, call.end, call.globalTid, call.name,
+SELECT call.start, call.end, call.globalTid, call.name, call.callchainId,
   CASE
     WHEN call.name LIKE 'cudaStreamSynchronize%' OR call.name LIKE 'cuStreamSynchronize%'
       THEN 'stream sync'

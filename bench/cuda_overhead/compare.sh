@@ -6,7 +6,7 @@
 # command, including start-up and report writing), then
 # ratio = (prof us/iter - plain) / (nsys us/iter - plain): below 1 means prof adds less than nsys.
 # Modes: plain (no profiler), prof (-t cuda,nvtx), prof_cuda (-t cuda), prof_nvtx (-t nvtx),
-# nsys (--trace=cuda,nvtx --sample=none --cpuctxsw=none). ITERATIONS (default 20000) sets the loop.
+# prof_pystack (-t cuda,nvtx --python-backtrace=cuda), nsys (--trace=cuda,nvtx --sample=none --cpuctxsw=none). ITERATIONS (default 20000) sets the loop.
 # nsys's importer needs LD_LIBRARY_PATH=$PWD/.device-libs (docs/testing-gpu.md); it is set for the
 # nsys runs only (override with DEVICE_LIBS).
 # Usage: compare.sh <prof> <nsys> [runs]
@@ -32,6 +32,8 @@ run_mode() {  # run_mode <mode> <run>: the loop's output on stdout
     prof) "$prof" profile -t cuda,nvtx -q -f true -o "$work/prof-$2" python3 "$loop_py" $iterations ;;
     prof_cuda) "$prof" profile -t cuda -q -f true -o "$work/prof-$2" python3 "$loop_py" $iterations ;;
     prof_nvtx) "$prof" profile -t nvtx -q -f true -o "$work/prof-$2" python3 "$loop_py" $iterations ;;
+    prof_pystack) "$prof" profile -t cuda,nvtx --python-backtrace=cuda -q -f true -o "$work/prof-$2" \
+                    python3 "$loop_py" $iterations ;;
     nsys) LD_LIBRARY_PATH=$device_libs "$nsys" profile --trace=cuda,nvtx --sample=none --cpuctxsw=none \
             -f true -o "$work/nsys-$2" python3 "$loop_py" $iterations ;;
   esac

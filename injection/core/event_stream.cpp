@@ -1,8 +1,9 @@
-// The process-wide event stream: settings, connection, the flusher thread and the Emit* entry points.
+// The process-wide event stream: settings, connection, the flusher thread and the Emit* entry
+// points.
 //
 // Lifecycle: Start() runs from the library constructor (process start, before main), Stop() from
-// the library destructor (exit() or return from main). A fork child restarts the stream with its own
-// connection from the pthread_atfork child handler.
+// the library destructor (exit() or return from main). A fork child restarts the stream with its
+// own connection from the pthread_atfork child handler.
 //
 // Back-pressure policy: a producer whose ring is full wakes the flusher and waits up to
 // kProducerWaitLimitNs; if the ring is still full the record is dropped and counted, and the thread
@@ -10,15 +11,15 @@
 // costs the program at most one bounded wait per overflow episode.
 #include "injection/core/event_stream.h"
 
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
-#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
-#include <poll.h>
-#include <fcntl.h>
 
 #include <atomic>
 #include <cerrno>
@@ -34,6 +35,9 @@ namespace {
 
 constexpr uint64_t kProducerWaitLimitNs = 1'000'000;
 constexpr uint64_t kPatientWaitLimitNs = 2'000'000'000;  // the socket's send timeout
+// A waiting producer sleeps between looks at its ring instead of spinning: on a machine with few
+// cores a spinning program takes the CPU the launcher needs to drain the rings it waits for.
+constexpr long kSpaceCheckIntervalNs = 50'000;
 constexpr int kFlushIntervalMs = 20;
 constexpr size_t kSendBatchBytes = 256 * 1024;
 
@@ -59,7 +63,8 @@ uint32_t ReadTid() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
 
 // Reads /proc/self/comm without libc's stdio (may be interposed); strips the newline.
 size_t ReadProcessName(char* out, size_t capacity) {
-  const int fd = static_cast<int>(syscall(SYS_openat, AT_FDCWD, "/proc/self/comm", O_RDONLY | O_CLOEXEC));
+  const int fd =
+      static_cast<int>(syscall(SYS_openat, AT_FDCWD, "/proc/self/comm", O_RDONLY | O_CLOEXEC));
   if (fd < 0) return 0;
   const long n = syscall(SYS_read, fd, out, capacity);
   syscall(SYS_close, fd);
@@ -186,8 +191,8 @@ void AfterForkInChild() {
   if (g_wake_fd >= 0) syscall(SYS_close, g_wake_fd);
   g_wake_fd = -1;
   t_tid = 0;
-  // Every buffer is the parent's; the child's thread takes a fresh one at its next event, which also
-  // names the thread in the child's stream.
+  // Every buffer is the parent's; the child's thread takes a fresh one at its next event, which
+  // also names the thread in the child's stream.
   for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
     buffer->Reset();
     buffer->state.store(ThreadBuffer::State::kFree);
@@ -229,8 +234,9 @@ bool WaitForSpace(ThreadBuffer* buffer, const void* first, size_t first_size, co
   WakeFlusher();
   const uint64_t deadline =
       MonotonicNowNs() + (patient ? kPatientWaitLimitNs : kProducerWaitLimitNs);
+  const timespec interval{0, kSpaceCheckIntervalNs};
   while (MonotonicNowNs() < deadline) {
-    sched_yield();
+    syscall(SYS_nanosleep, &interval, nullptr);  // raw: the OS-runtime tracer interposes nanosleep
     if (buffer->TryAppend(first, first_size, second, second_size)) return true;
   }
   buffer->dropping = true;

@@ -10,6 +10,7 @@
 #include "injection/cuda/api_selection.h"
 #include "injection/cuda/graph_events.h"
 #include "injection/cuda/profiler_api_capture.h"
+#include "injection/cuda/python_stacks.h"
 #include "injection/protocol/cuda_records.h"
 
 namespace prof::injection::cuda {
@@ -26,6 +27,9 @@ std::atomic<bool> g_recording{false};
 // CUPTI's callback names ("cudaLaunchKernel_v7000": the names nsys stores, with the version suffix
 // that CUpti_CallbackData::functionName lacks) of the enabled functions, filled before any callback.
 const char* g_names[2][kMaxCbid] = {};
+// The enabled functions whose calls carry the caller's Python stack (--python-backtrace=cuda):
+// those that launch work or can block the thread.
+uint64_t g_with_stack[2][kWords] = {};
 
 // Per thread: depth of recorded calls in progress (only the outermost is sent), the entry time of
 // the outermost one, and which functions' names this thread has already sent.
@@ -88,18 +92,29 @@ void SendGraphLaunch(CUgraphExec graph, uint32_t correlation_id, uint64_t now) {
   EmitRecord(&record.header, sizeof(record));
 }
 
+bool Flagged(const uint64_t (&bits)[2][kWords], CudaApiDomain domain, CUpti_CallbackId cbid) {
+  return (bits[DomainIndex(domain)][cbid / 64] >> (cbid % 64)) & 1;
+}
+
 void OnExit(CudaApiDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
   const uint64_t exit_ns = MonotonicNowNs();
   SendNameOnce(domain, cbid);
-  protocol::CudaApiCallRecord record{};
-  record.header.kind = protocol::RecordKind::kCudaApiCall;
-  record.header.timestamp_ns = t_entry_ns;
-  record.end_ns = exit_ns;
-  record.correlation_id = data.correlationId;
-  record.cbid = cbid;
-  record.return_value = ReturnValue(domain, data);
-  record.domain = domain;
-  EmitRecord(&record.header, sizeof(record));
+  protocol::CudaApiCallWithStackRecord record{};
+  protocol::CudaApiCallRecord& call = record.call;
+  call.header.kind = protocol::RecordKind::kCudaApiCall;
+  call.header.timestamp_ns = t_entry_ns;
+  call.end_ns = exit_ns;
+  call.correlation_id = data.correlationId;
+  call.cbid = cbid;
+  call.return_value = ReturnValue(domain, data);
+  call.domain = domain;
+  if (Flagged(g_with_stack, domain, cbid)) record.stack_id = CurrentPythonStackId(exit_ns);
+  if (record.stack_id != 0) {
+    call.header.kind = protocol::RecordKind::kCudaApiCallWithStack;
+    EmitRecord(&call.header, sizeof(record));
+  } else {
+    EmitRecord(&call.header, sizeof(call));
+  }
   if (CUgraphExec graph = LaunchedGraph(domain, cbid, data.functionParams)) {
     SendGraphLaunch(graph, data.correlationId, exit_ns);
   }
@@ -136,6 +151,9 @@ CUptiResult EnableDomain(CUpti_SubscriberHandle subscriber, CudaApiDomain api_do
       continue;
     }
     g_names[DomainIndex(api_domain)][cbid] = name;
+    if (Settings().python_backtrace && LaunchesOrBlocks(name)) {
+      g_with_stack[DomainIndex(api_domain)][cbid / 64] |= uint64_t{1} << (cbid % 64);
+    }
     const CUptiResult result = g_cupti->cuptiEnableCallback(1, subscriber, domain, cbid);
     if (result != CUPTI_SUCCESS) return result;
   }

@@ -67,4 +67,12 @@ bool IsRecordedDriverApi(std::string_view callback_name) {
   return !callback_name.empty() && !IsListed(kSkippedDriverApis, callback_name);
 }
 
+bool LaunchesOrBlocks(std::string_view callback_name) {
+  // Launch covers kernels, cooperative and graph launches; Free covers cudaFree's implicit sync.
+  for (std::string_view word : {"Launch", "Memcpy", "Memset", "Synchronize", "Free"}) {
+    if (callback_name.find(word) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace prof::injection::cuda

@@ -10,6 +10,10 @@ namespace prof::injection::cuda {
 bool IsRecordedRuntimeApi(std::string_view callback_name);
 bool IsRecordedDriverApi(std::string_view callback_name);
 
+// Whether the function launches GPU work (kernels, graphs, copies, memsets) or can block the
+// calling thread (synchronizations, frees): the calls --python-backtrace=cuda gives a Python stack.
+bool LaunchesOrBlocks(std::string_view callback_name);
+
 // The function's name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" → "cudaMemcpyAsync".
 std::string_view BaseApiName(std::string_view callback_name);
 

@@ -42,6 +42,8 @@ DomainHandle* NewDomainHandle(const char* name, size_t length) {
                                      std::memory_order_relaxed);
   domain->name = stored;
   domain->name_length = static_cast<uint32_t>(length);
+  domain->library = protocol::NvtxLibrary::kNone;
+  domain->recorded = false;
   return domain;
 }
 

@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "injection/protocol/record_format.h"
+
 namespace prof::injection::nvtx {
 
 struct DomainHandle {
@@ -23,6 +25,8 @@ struct DomainHandle {
   std::atomic<uint64_t> announced_generation;
   const char* name;  // UTF-8, name_length bytes, stored right after the handle
   uint32_t name_length;
+  protocol::NvtxLibrary library;  // the library whose API calls the domain annotates, if any
+  bool recorded;                  // whether prof traces this domain's events (library_domains.h)
 };
 
 struct StringHandle {

@@ -39,11 +39,14 @@ void ReportVersion(NvtxGetExportTableFunc_t get_export_table) {
 }  // namespace
 }  // namespace prof::injection::nvtx
 
-// Returns 1 when the slots are filled; 0 (NVTX then turns every call into a no-op) when prof does
-// not trace NVTX in this process or the NVTX instance is unusable.
+// Returns 1 when the slots are filled; 0 (NVTX then turns every call into a no-op) when prof traces
+// neither NVTX nor a library that reports through it (library_domains.h) in this process, or the
+// NVTX instance is unusable.
 extern "C" PROF_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table) {
   using namespace prof::injection;
-  if (get_export_table == nullptr || !Settings().traces(prof::protocol::kTraceNvtx)) return 0;
+  constexpr uint32_t kNvtxUsers =
+      prof::protocol::kTraceNvtx | prof::protocol::kTraceCublas | prof::protocol::kTraceCudnn;
+  if (get_export_table == nullptr || (Settings().trace_flags & kNvtxUsers) == 0) return 0;
   const auto* exports =
       static_cast<const NvtxExportTableCallbacks*>(get_export_table(NVTX_ETID_CALLBACKS));
   if (exports == nullptr || exports->struct_size < sizeof(NvtxExportTableCallbacks) ||

@@ -106,6 +106,14 @@ void EmitRangeEnd(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain
 }
 
 void EmitDomainCreate(uint64_t timestamp, const DomainHandle& domain) {
+  if (domain.library != protocol::NvtxLibrary::kNone) {
+    protocol::NvtxLibraryDomainRecord record{};
+    record.header.kind = protocol::RecordKind::kNvtxLibraryDomain;
+    record.header.timestamp_ns = timestamp;
+    record.domain_id = domain.id;
+    record.library = domain.library;
+    return EmitRecord(&record.header, sizeof(record));
+  }
   protocol::NvtxDomainRecord record{};
   record.header.kind = protocol::RecordKind::kNvtxDomainCreate;
   record.header.timestamp_ns = timestamp;

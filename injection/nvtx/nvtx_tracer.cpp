@@ -1,6 +1,7 @@
 #include "injection/nvtx/nvtx_tracer.h"
 
 #include "injection/core/event_stream.h"
+#include "injection/nvtx/library_domains.h"
 #include "injection/nvtx/nesting_levels.h"
 #include "injection/nvtx/nvtx_capture.h"
 #include "injection/nvtx/nvtx_handles.h"
@@ -13,6 +14,12 @@ using protocol::RecordKind;
 
 DomainHandle* AsDomain(nvtxDomainHandle_t handle) {
   return reinterpret_cast<DomainHandle*>(handle);
+}
+
+// Whether the domain's events are recorded: the default domain's with --trace=nvtx, a named one's
+// as decided when it was created.
+bool Records(nvtxDomainHandle_t handle) {
+  return handle == nullptr ? Settings().traces(protocol::kTraceNvtx) : AsDomain(handle)->recorded;
 }
 
 uint64_t DomainId(nvtxDomainHandle_t handle) {
@@ -38,6 +45,7 @@ nvtxEventAttributes_t EmptyAttributes() {
 }  // namespace
 
 void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+  if (!Records(domain)) return;
   const uint64_t now = MonotonicNowNs();
   EmitEvent(RecordKind::kNvtxMark, now, AnnouncedDomainId(domain, now), 0, attributes);
 }
@@ -45,6 +53,7 @@ void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
 nvtxRangeId_t RangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
   const uint64_t now = MonotonicNowNs();
   const uint64_t id = NextRangeId();
+  if (!Records(domain)) return id;
   CaptureOnRangeStart(domain, attributes, id, now);
   EmitEvent(RecordKind::kNvtxRangeStart, now, AnnouncedDomainId(domain, now), id, attributes);
   return id;
@@ -52,12 +61,13 @@ nvtxRangeId_t RangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t*
 
 void RangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
   const uint64_t now = MonotonicNowNs();
-  if (id == 0) return;  // never returned by RangeStart: nothing to end
+  if (id == 0 || !Records(domain)) return;  // id 0: never returned by RangeStart
   EmitRangeEnd(RecordKind::kNvtxRangeEnd, now, DomainId(domain), id);
   CaptureOnRangeEnd(domain, id, now);
 }
 
 int RangePush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+  if (!Records(domain)) return 0;
   const uint64_t now = MonotonicNowNs();
   const uint64_t domain_id = AnnouncedDomainId(domain, now);
   const int32_t level = PushLevel(domain_id);
@@ -69,6 +79,7 @@ int RangePush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes
 }
 
 int RangePop(nvtxDomainHandle_t domain) {
+  if (!Records(domain)) return 0;
   const uint64_t now = MonotonicNowNs();
   const uint64_t domain_id = DomainId(domain);
   const int32_t level = PopLevel(domain_id);
@@ -80,6 +91,7 @@ int RangePop(nvtxDomainHandle_t domain) {
 }
 
 void NameCategory(nvtxDomainHandle_t domain, uint32_t category, const Utf8Text& name) {
+  if (!Records(domain)) return;
   const uint64_t now = MonotonicNowNs();
   EmitCategoryName(now, AnnouncedDomainId(domain, now), category, name);
 }
@@ -93,20 +105,24 @@ nvtxDomainHandle_t DomainCreate(const Utf8Text& name) {
   DomainHandle* domain = NewDomainHandle(name.data(), name.size());
   if (domain == nullptr)
     return nullptr;  // out of memory: the caller's events go to the default domain
-  EmitDomainCreate(now, *domain);
+  domain->library = TracedLibraryOfDomain({name.data(), name.size()}, Settings());
+  domain->recorded = IsDomainRecorded(domain->library, Settings());
+  if (domain->recorded) EmitDomainCreate(now, *domain);
   return reinterpret_cast<nvtxDomainHandle_t>(domain);
 }
 
 void DomainDestroy(nvtxDomainHandle_t domain) {
   const uint64_t now = MonotonicNowNs();
-  if (domain != nullptr) EmitDomainDestroy(now, DomainId(domain));
+  if (domain != nullptr && Records(domain)) EmitDomainDestroy(now, DomainId(domain));
 }
 
 nvtxStringHandle_t RegisterString(nvtxDomainHandle_t domain, const Utf8Text& text) {
   const uint64_t now = MonotonicNowNs();
-  StringHandle* string = NewStringHandle(AnnouncedDomainId(domain, now), text.data(), text.size());
+  const bool recorded = Records(domain);
+  StringHandle* string = NewStringHandle(
+      recorded ? AnnouncedDomainId(domain, now) : DomainId(domain), text.data(), text.size());
   if (string == nullptr) return nullptr;
-  EmitStringRegister(now, *string);
+  if (recorded) EmitStringRegister(now, *string);
   return reinterpret_cast<nvtxStringHandle_t>(string);
 }
 

@@ -142,6 +142,7 @@ constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
     case RecordKind::kNvtxRangeEnd:
     case RecordKind::kNvtxMark:
     case RecordKind::kCudaApiCall:
+    case RecordKind::kCudaApiCallWithStack:
     case RecordKind::kCudaGraphLaunch:
     case RecordKind::kCudaGraphEvent:
       return CaptureRole::kProgramEvent;
@@ -151,6 +152,7 @@ constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
     case RecordKind::kCudaSync:
     case RecordKind::kCudaGraphTrace:
     case RecordKind::kCudaEvent:
+    case RecordKind::kCudaMemory:
       return CaptureRole::kDeliveredLater;
     default:  // hello, thread names, NVTX domains/strings/categories, CUDA names/devices/streams
       return CaptureRole::kDefinition;

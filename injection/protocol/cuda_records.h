@@ -29,6 +29,8 @@ enum class CudaInitStatus : uint32_t {
   kCuptiFailed = 2,      // text: the CUPTI call that failed and its error
   kCuptiTooOld = 3,      // text: the loaded version and the version prof was built for
   kSubscriberTaken = 4,  // another profiler (nsys, ncu, torch.profiler) owns CUPTI in this process
+  // CUDA is traced, but --python-backtrace=cuda cannot read this interpreter; text: its version.
+  kPythonUnsupported = 5,
 };
 
 struct CudaInitStatusRecord {
@@ -67,6 +69,28 @@ struct CudaApiCallRecord {
   uint8_t reserved[3];
 };
 static_assert(sizeof(CudaApiCallRecord) == 40);
+
+// --python-backtrace=cuda: a Python stack, sent once per process by the thread that first saw it,
+// before its first CudaApiCallWithStackRecord. text: frame_count frames, innermost first, each
+// "<line>\t<function>\t<file>\n" (a tab or newline inside a name is replaced by a space).
+struct CudaPythonStackRecord {
+  RecordHeader header;
+  uint32_t stack_id;  // unique within the process, never 0
+  uint32_t frame_count;
+  uint32_t text_length;
+  uint32_t reserved;
+};
+static_assert(sizeof(CudaPythonStackRecord) == 32);
+
+// A CudaApiCallRecord of a call made while Python code ran on the thread: stack_id names its
+// CudaPythonStackRecord, which may reach the collector after this record when another thread sent
+// it.
+struct CudaApiCallWithStackRecord {
+  CudaApiCallRecord call;
+  uint32_t stack_id;
+  uint32_t reserved;
+};
+static_assert(sizeof(CudaApiCallWithStackRecord) == 48);
 
 // A string referred to by id from later records (kernel names: the mangled name CUPTI reports).
 struct CudaStringRecord {

@@ -36,6 +36,7 @@ struct InjectionSettings {
   uint64_t osrt_threshold_ns = 1000;
   CudaGraphTrace cuda_graph_trace = CudaGraphTrace::kGraph;
   bool cuda_memory_usage = false;  // --cuda-memory-usage: record device allocations and frees
+  bool python_backtrace = false;   // --python-backtrace=cuda: Python stacks of CUDA API calls
   char socket_path[108] = {};  // sun_path of the launcher's listening Unix socket
 
   bool traces(TraceFlag flag) const { return (trace_flags & flag) != 0; }
@@ -47,6 +48,7 @@ inline std::string EncodeSettings(const InjectionSettings& settings) {
   out += ";osrt_threshold_ns=" + std::to_string(settings.osrt_threshold_ns);
   out += ";cuda_graph_trace=" + std::to_string(static_cast<uint32_t>(settings.cuda_graph_trace));
   out += ";cuda_memory_usage=" + std::to_string(settings.cuda_memory_usage ? 1 : 0);
+  out += ";python_backtrace=" + std::to_string(settings.python_backtrace ? 1 : 0);
   out += ";socket=";
   out += settings.socket_path;  // last: a path may contain ';' or '='
   return out;
@@ -98,6 +100,9 @@ inline bool DecodeSettings(const char* text, InjectionSettings* out) {
     } else if (key == "cuda_memory_usage") {
       if (number > 1) return false;
       parsed.cuda_memory_usage = number == 1;
+    } else if (key == "python_backtrace") {
+      if (number > 1) return false;
+      parsed.python_backtrace = number == 1;
     }
   }
   if (!version_ok || !have_socket) return false;

@@ -44,6 +44,7 @@ enum class RecordKind : uint16_t {
   kNvtxRangeStart = 38,
   kNvtxRangeEnd = 39,
   kNvtxMark = 40,
+  kNvtxLibraryDomain = 41,
   // CUDA (CUPTI): 64..127, structs in cuda_records.h.
   kCudaInitStatus = 64,
   kCudaApiName = 65,
@@ -62,6 +63,8 @@ enum class RecordKind : uint16_t {
   kCudaDroppedRecords = 78,
   kCudaGraphEvent = 79,
   kCudaMemory = 80,
+  kCudaPythonStack = 81,
+  kCudaApiCallWithStack = 82,
 };
 
 struct RecordHeader {
@@ -146,6 +149,20 @@ struct NvtxDomainRecord {
   uint32_t reserved;
 };
 static_assert(sizeof(NvtxDomainRecord) == 32);
+
+// NVIDIA libraries that annotate their own API calls with NVTX ranges in a domain of their own once
+// their *_NVTX_LEVEL variable is set (prof sets it for --trace=cublas,cudnn).
+enum class NvtxLibrary : uint32_t { kNone = 0, kCublas = 1, kCudnn = 2 };
+
+// Sent instead of kNvtxDomainCreate for the domain of a traced library: the domain's push/pop
+// ranges are that library's API calls (CUBLAS_EVENTS, CUDNN_EVENTS), not NVTX_EVENTS rows.
+struct NvtxLibraryDomainRecord {
+  RecordHeader header;
+  uint64_t domain_id;
+  NvtxLibrary library;
+  uint32_t reserved;
+};
+static_assert(sizeof(NvtxLibraryDomainRecord) == 32);
 
 // nvtxDomainRegisterString: string_id is the id of the handle prof returned, unique within the
 // process.

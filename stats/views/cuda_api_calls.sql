@@ -20,6 +20,8 @@ SELECT
   -- calling thread (nsys GlobalId: pid in bits 24..47, tid in bits 0..23)
   r.globalTid AS globalTid,
   -- links the call to the GPU work it launched
-  r.correlationId AS correlationId
+  r.correlationId AS correlationId,
+  -- its Python stack (CUDA_CALLCHAINS id, python_call_sites), NULL without one
+  r.callchainId AS callchainId
 FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r
 LEFT JOIN StringIds AS ids ON ids.id = r.nameId;

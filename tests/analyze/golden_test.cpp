@@ -66,10 +66,11 @@ TEST_CASE("sync_hotspots on torch_mix finds the per-step waits", "[analyze][gold
   options.quiet = true;
   REQUIRE(RunAnalyze(kReport, options).ok());
   CHECK(ReadFile(out + "/prof_sync_hotspots.csv") ==
-        "Host Time (ns),Calls,Avg (ns),Max (ns),Range Instances,PID,TID,NVTX Range,Kind,API Name\n"
-        "12585824,39,322713.4,606731,39,490,490,:h2d,pageable async copy,cudaMemcpyAsync\n"
-        "895722,39,22967.2,33237,39,490,490,:h2d,stream sync,cudaStreamSynchronize\n"
-        "290012,39,7436.2,17822,39,490,490,:sync,stream sync,cudaStreamSynchronize\n");
+        "Host Time (ns),Calls,Avg (ns),Max (ns),Range Instances,PID,TID,NVTX Range,Kind,API Name,"
+        "Python Line\n"
+        "12585824,39,322713.4,606731,39,490,490,:h2d,pageable async copy,cudaMemcpyAsync,\n"
+        "895722,39,22967.2,33237,39,490,490,:h2d,stream sync,cudaStreamSynchronize,\n"
+        "290012,39,7436.2,17822,39,490,490,:sync,stream sync,cudaStreamSynchronize,\n");
 }
 
 }  // namespace

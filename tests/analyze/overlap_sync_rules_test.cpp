@@ -63,7 +63,9 @@ TEST_CASE("overlap measures copy time under kernels and short kernels per device
 //   15: T1 cudaMemcpyAsync [100,120] -> copy between pinned and device memory (not a sync)
 //   16: T1 cudaDeviceSynchronize [3100,3600], outside every range
 //   17: T2 cudaEventSynchronize [500,700], outside every range
-std::string LoopReport(const std::string& name) {
+// `extra_sql` runs after the rows above, with `extra_tables` (schema files) created too.
+std::string LoopReport(const std::string& name, const std::string& extra_sql = "",
+                       const std::vector<std::string>& extra_tables = {}) {
   const std::string rows =
       KernelRows({{100, 200, 0, 7, 1}, {1100, 1200, 0, 7, 2}, {2100, 2200, 0, 7, 3}}) +
       WithIds(
@@ -87,34 +89,59 @@ std::string LoopReport(const std::string& name) {
           "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId,"
           " correlationId, globalPid, bytes, copyKind, srcKind, dstKind) VALUES"
           " (815, 835, 0, 1, 7, 14, $G1, 4, 2, 2, 0), (105, 118, 0, 1, 7, 15, $G1, 4, 1, 1, 2);");
-  return stats::test::MakeReport(
-      name,
-      {"tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_memcpy.sql",
-       "tables/cupti_activity_kind_runtime.sql", "tables/nvtx_events.sql"},
-      rows);
+  std::vector<std::string> tables = {
+      "tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_memcpy.sql",
+      "tables/cupti_activity_kind_runtime.sql", "tables/nvtx_events.sql"};
+  tables.insert(tables.end(), extra_tables.begin(), extra_tables.end());
+  return stats::test::MakeReport(name, tables, rows + extra_sql);
 }
 
 TEST_CASE("sync_hotspots groups waits by thread and innermost NVTX range", "[analyze][rules]") {
   const RuleOutput output = RunRuleOn(LoopReport("sync_hotspots"), "sync_hotspots:warmup=0");
   CHECK(output.columns == Row{"Host Time (ns)", "Calls", "Avg (ns)", "Max (ns)", "Range Instances",
-                              "PID", "TID", "NVTX Range", "Kind", "API Name"});
+                              "PID", "TID", "NVTX Range", "Kind", "API Name", "Python Line"});
   CHECK(output.rows == TextRows{{"500", "1", "500.0", "500", "0", "100", "1", "", "device sync",
-                                 "cudaDeviceSynchronize"},
+                                 "cudaDeviceSynchronize", ""},
                                 {"200", "1", "200.0", "200", "0", "100", "2", "", "event sync",
-                                 "cudaEventSynchronize"},
+                                 "cudaEventSynchronize", ""},
                                 {"160", "3", "53.3", "70", "3", "100", "1", ":sync", "stream sync",
-                                 "cudaStreamSynchronize"},
+                                 "cudaStreamSynchronize", ""},
                                 {"30", "1", "30.0", "30", "1", "100", "1", ":sync",
-                                 "pageable async copy", "cudaMemcpyAsync"}});
+                                 "pageable async copy", "cudaMemcpyAsync", ""}});
   CHECK(output.window_note ==
         "Whole report analyzed (warmup=0); the repeating NVTX range is :step (3 instances).");
+}
+
+TEST_CASE("sync_hotspots names the Python line of each wait", "[analyze][rules][python]") {
+  // Stacks of --python-backtrace=cuda: the first two stream syncs come from train.py:42 through
+  // torch's Tensor.item (an installed package, skipped), the third from train.py:47.
+  const std::string stacks =
+      "INSERT INTO StringIds VALUES (20, 'Tensor.item'),"
+      " (21, '/venv/lib/python3.12/site-packages/torch/_tensor.py'), (22, 'step'),"
+      " (23, '/w/train.py');"
+      "INSERT INTO CUDA_CALLCHAINS (id, symbol, module, unresolved, originalIP, stackDepth)"
+      " VALUES (1, 20, 21, 0, 500, 0), (1, 22, 23, 0, 42, 1), (2, 22, 23, 0, 47, 0);"
+      "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 1 WHERE correlationId IN (11, 12);"
+      "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 2 WHERE correlationId = 13;";
+  const RuleOutput output = RunRuleOn(
+      LoopReport("sync_python", stacks, {"tables/cuda_callchains.sql"}), "sync_hotspots:warmup=0");
+  CHECK(output.rows == TextRows{{"500", "1", "500.0", "500", "0", "100", "1", "", "device sync",
+                                 "cudaDeviceSynchronize", ""},
+                                {"200", "1", "200.0", "200", "0", "100", "2", "", "event sync",
+                                 "cudaEventSynchronize", ""},
+                                {"120", "2", "60.0", "70", "2", "100", "1", ":sync", "stream sync",
+                                 "cudaStreamSynchronize", "train.py:42 step"},
+                                {"40", "1", "40.0", "40", "1", "100", "1", ":sync", "stream sync",
+                                 "cudaStreamSynchronize", "train.py:47 step"},
+                                {"30", "1", "30.0", "30", "1", "100", "1", ":sync",
+                                 "pageable async copy", "cudaMemcpyAsync", ""}});
 }
 
 TEST_CASE("the steady state skips the first step by default", "[analyze][rules]") {
   const RuleOutput output = RunRuleOn(LoopReport("steady_state"), "sync_hotspots");
   // Window [1000,3000]: the second and third :step only.
   CHECK(output.rows == TextRows{{"110", "2", "55.0", "70", "2", "100", "1", ":sync", "stream sync",
-                                 "cudaStreamSynchronize"}});
+                                 "cudaStreamSynchronize", ""}});
   CHECK(output.window_note ==
         "Steady state: NVTX ranges :step 2 to 3 of 3 (1000 ns to 3000 ns); the first 1 skipped"
         " as warm-up (warmup=0 keeps them, step= picks the range).");

@@ -20,6 +20,23 @@ TEST_CASE("output patterns expand %p - %h - %q{VAR} and %%") {
   CHECK(out == std::string("run_4242_") + host + "_nightly_100%");
 }
 
+// The per-rank names of docs/multi-gpu.md: torchrun, SLURM and Open MPI set these per rank.
+TEST_CASE("rank%q{RANK} names one report per rank") {
+  setenv("RANK", "1", 1);
+  setenv("SLURM_PROCID", "12", 1);
+  setenv("OMPI_COMM_WORLD_RANK", "3", 1);
+  std::string out;
+  REQUIRE(ExpandOutputPattern("rank%q{RANK}", 4242, &out).ok());
+  CHECK(out == "rank1");
+  REQUIRE(ExpandOutputPattern("rank%q{SLURM_PROCID}", 4242, &out).ok());
+  CHECK(out == "rank12");
+  REQUIRE(ExpandOutputPattern("run/rank%q{OMPI_COMM_WORLD_RANK}_%p", 4242, &out).ok());
+  CHECK(out == "run/rank3_4242");
+  unsetenv("RANK");
+  unsetenv("SLURM_PROCID");
+  unsetenv("OMPI_COMM_WORLD_RANK");
+}
+
 TEST_CASE("bad output patterns are errors") {
   std::string out;
   unsetenv("PROF_TEST_UNSET");

@@ -189,8 +189,9 @@ TEST_CASE("bad input gives one clear line and a non-zero exit and overwrites not
   SECTION("unknown trace value") {
     CommandResult r = RunCommand({prof, "profile", "-t", "cuda,gpu", program});
     CHECK(r.exit_code == 1);
-    CHECK(r.err == "prof: error: unknown --trace value 'gpu'; valid values: cuda, nvtx, osrt, "
-                   "cublas, cudnn, none\n");
+    CHECK(r.err ==
+          "prof: error: unknown --trace value 'gpu'; valid values: cuda, nvtx, osrt, "
+          "cublas, cudnn, nccl, none\n");
   }
   SECTION("unknown graph trace mode") {
     CommandResult r = RunCommand({prof, "profile", "--cuda-graph-trace=nodes", program});

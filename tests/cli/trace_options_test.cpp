@@ -19,14 +19,25 @@ TEST_CASE("trace lists map to flags") {
   CHECK(flags == 0);
 }
 
+TEST_CASE("trace value nccl records NCCL's NVTX ranges, so it turns on NVTX tracing") {
+  uint32_t flags = 99;
+  REQUIRE(ParseTraceList("nccl", &flags).ok());
+  CHECK(flags == kTraceNvtx);
+  REQUIRE(ParseTraceList("cuda,nccl", &flags).ok());
+  CHECK(flags == (kTraceCuda | kTraceNvtx));
+}
+
 TEST_CASE("unknown or contradictory trace values are errors naming the valid ones") {
   uint32_t flags = 7;
   auto status = ParseTraceList("cuda,gpu", &flags);
   CHECK_FALSE(status.ok());
-  CHECK(status.message() == "unknown --trace value 'gpu'; valid values: cuda, nvtx, osrt, cublas, cudnn, none");
+  CHECK(status.message() ==
+        "unknown --trace value 'gpu'; valid values: cuda, nvtx, osrt, cublas, cudnn, nccl, none");
   CHECK(flags == 7);
-  CHECK(ParseTraceList("none,osrt", &flags).message() == "--trace=none cannot be combined with other values");
-  CHECK(ParseTraceList("", &flags).message() == "--trace needs a value: cuda, nvtx, osrt, cublas, cudnn, none");
+  CHECK(ParseTraceList("none,osrt", &flags).message() ==
+        "--trace=none cannot be combined with other values");
+  CHECK(ParseTraceList("", &flags).message() ==
+        "--trace needs a value: cuda, nvtx, osrt, cublas, cudnn, nccl, none");
   CHECK(ParseTraceList("nvtx,", &flags).message() ==
-        "unknown --trace value ''; valid values: cuda, nvtx, osrt, cublas, cudnn, none");
+        "unknown --trace value ''; valid values: cuda, nvtx, osrt, cublas, cudnn, nccl, none");
 }

@@ -6,14 +6,14 @@
 #     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc && cmake --build build-gpu -j2
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
-# GPU_CHECKS (default "cuda torch dataloader memory capture analyze bench") picks sections.
+# GPU_CHECKS (default "cuda torch dataloader memory capture analyze libraries bench") picks sections.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch dataloader memory capture analyze bench}
+sections=${GPU_CHECKS:-cuda torch dataloader memory capture analyze libraries bench}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -209,9 +209,34 @@ if [[ " $sections " == *" analyze "* ]]; then
   check "training: the findings shrink after the fixes" $? "recoverable ${slow_ns} ns -> ${fixed_ns} ns"
 fi
 
+if [[ " $sections " == *" libraries "* ]]; then
+  echo "== cuBLAS/cuDNN calls and Python stacks (--trace=cublas,cudnn --python-backtrace=cuda)"
+  # The stack reader against this python3's own traceback (the probe library is copied from a
+  # test build into $build/lib, docs/testing-gpu.md).
+  if [ -f "$build/lib/libprof_python_stack_probe.so" ]; then
+    python3 tests/python_stack/python_stack_test.py "$build/lib/libprof_python_stack_probe.so" \
+      > "$work/stack_reader.out" 2>&1
+    check "python stack reader: frames and lines equal traceback's ($(python3 -V))" $? \
+      "$(tail -1 "$work/stack_reader.out")"
+    cat "$work/stack_reader.out"
+  fi
+  "$prof" profile -t cuda,nvtx,cublas,cudnn --python-backtrace=cuda -q -f true -o "$work/lib" \
+    python3 tests/gpu/library_calls.py "$work/lib.json" > "$work/lib.out" 2>&1
+  "$prof" stats -q -r cuda_api_py_sum -f csv -o "$work/lib" "$work/lib.sqlite" > /dev/null 2>&1
+  "$prof" analyze -q -r sync_hotspots -f csv "$work/lib.sqlite" > "$work/lib_sync_hotspots.csv" 2>&1
+  nsys_capture lib_nsys cuda,nvtx,cublas,cudnn --cuda-memory-usage=true python3 tests/gpu/library_calls.py
+  python3 tests/gpu/check_library_report.py "$work/lib.sqlite" "$work/lib.json" \
+    "$work/lib_cuda_api_py_sum.csv" "$work/lib_sync_hotspots.csv" "$work/lib_nsys.nsys.sqlite" \
+    > "$work/lib.check" 2>&1
+  check "libraries: cuBLAS/cuDNN calls enclose their kernels; .item() sync on its line" $? \
+    "$(summary_of "$work/lib.check")"
+  cat "$work/lib.out" "$work/lib.check"
+  head -8 "$work/lib_cuda_api_py_sum.csv"
+fi
+
 if [[ " $sections " == *" bench "* ]]; then
   echo "== CUDA overhead (bench/cuda_overhead: 20,000 tiny kernels, NVTX range each)"
-  MODES="plain prof prof_cuda prof_nvtx nsys" DEVICE_LIBS=$PWD/.device-libs bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" 5 | tee "$work/cuda_overhead.txt"
+  MODES="plain prof prof_cuda prof_nvtx prof_pystack nsys" DEVICE_LIBS=$PWD/.device-libs bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" 5 | tee "$work/cuda_overhead.txt"
   info "cuda overhead" "$(tail -1 "$work/cuda_overhead.txt")"
 fi
 

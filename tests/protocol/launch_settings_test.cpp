@@ -13,11 +13,12 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   settings.osrt_threshold_ns = 12345;
   settings.cuda_graph_trace = prof::protocol::CudaGraphTrace::kNode;
   settings.cuda_memory_usage = true;
+  settings.python_backtrace = true;
   std::strcpy(settings.socket_path, "/tmp/prof-a;b=c/stream.sock");
   const std::string encoded = EncodeSettings(settings);
   CHECK(encoded ==
         "v=1;trace=6;osrt_threshold_ns=12345;cuda_graph_trace=1;"
-        "cuda_memory_usage=1;socket=/tmp/prof-a;b=c/stream.sock");
+        "cuda_memory_usage=1;python_backtrace=1;socket=/tmp/prof-a;b=c/stream.sock");
 
   InjectionSettings decoded;
   REQUIRE(DecodeSettings(encoded.c_str(), &decoded));

@@ -103,7 +103,9 @@ TEST_CASE("OS runtime rows round-trip with nsys's event class and no callchain",
 TEST_CASE("rows spanning many batches and commits keep their order and values", "[storage][rows]") {
   const std::string path = FreshReportPath("rows-batches");
   auto writer = CreateWriter(path);
-  constexpr int kRows = 1000;  // 31 full batches of 32 and a partial one, with commits between
+  // Two full batches for the writer thread and a partial one, each of full 32-row statements
+  // and single rows, with commits between.
+  constexpr int kRows = 2500;
   for (int i = 0; i < kRows; ++i) {
     OsrtCallRow row;
     row.start = i;
@@ -111,13 +113,13 @@ TEST_CASE("rows spanning many batches and commits keep their order and values", 
     row.global_tid = GlobalTid(1, static_cast<uint32_t>(i % 3));
     row.name_id = writer->InternString("call" + std::to_string(i % 7));
     writer->AddOsrtCall(row);
-    if (i % 333 == 0) REQUIRE(writer->Commit().ok());
+    if (i % 833 == 0) REQUIRE(writer->Commit().ok());
   }
   FinishWriter(writer.get());
   CHECK(QueryRows(path,
                   "SELECT count(*), sum(start = rowid - 1), sum(end = 2 * start), "
                   "sum(nameId = start % 7), count(DISTINCT globalTid) FROM OSRT_API") ==
-        Rows{{"1000", "1000", "1000", "1000", "3"}});
+        Rows{{"2500", "2500", "2500", "2500", "3"}});
   CHECK(QueryRows(path, "SELECT id, value FROM StringIds ORDER BY id") == Rows{{"0", "call0"},
                                                                                {"1", "call1"},
                                                                                {"2", "call2"},

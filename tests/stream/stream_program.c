@@ -1,5 +1,6 @@
 /* A program with known behaviour for the record-stream tests (tracing with --trace=nvtx):
  *   stream_program flood THREADS N   THREADS threads each emit N NVTX marks "flood" at full speed
+ *   stream_program paced THREADS N R THREADS threads each push/pop N ranges "paced", R per second
  *   stream_program names             names threads through prctl and pthread_setname_np
  *   stream_program fork              fork() without exec: parent and child each mark once
  *   stream_program exec              fork()+exec of itself as "stream_program child"
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static long marks_per_thread;
@@ -25,6 +27,40 @@ static int RunFlood(int threads, long marks) {
   pthread_t ids[64];
   marks_per_thread = marks;
   for (int i = 0; i < threads; ++i) pthread_create(&ids[i], NULL, Flood, NULL);
+  for (int i = 0; i < threads; ++i) pthread_join(ids[i], NULL);
+  return 0;
+}
+
+static double ns_per_range;
+
+static long long NowNs(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* In chunks of 100 ranges, each started no earlier than its place in the schedule. */
+static void* Paced(void* unused) {
+  const long long start = NowNs();
+  for (long done = 0; done < marks_per_thread;) {
+    for (int i = 0; i < 100 && done < marks_per_thread; ++i, ++done) {
+      nvtxRangePushA("paced");
+      nvtxRangePop();
+    }
+    const long long wait_ns = start + (long long)(done * ns_per_range) - NowNs();
+    if (wait_ns > 0) {
+      const struct timespec wait = {wait_ns / 1000000000, wait_ns % 1000000000};
+      nanosleep(&wait, NULL);
+    }
+  }
+  return unused;
+}
+
+static int RunPaced(int threads, long ranges, double rate) {
+  pthread_t ids[64];
+  marks_per_thread = ranges;
+  ns_per_range = 1e9 / rate;
+  for (int i = 0; i < threads; ++i) pthread_create(&ids[i], NULL, Paced, NULL);
   for (int i = 0; i < threads; ++i) pthread_join(ids[i], NULL);
   return 0;
 }
@@ -88,6 +124,9 @@ static int RunExec(const char* self) {
 
 int main(int argc, char** argv) {
   if (argc >= 4 && strcmp(argv[1], "flood") == 0) return RunFlood(atoi(argv[2]), atol(argv[3]));
+  if (argc >= 5 && strcmp(argv[1], "paced") == 0) {
+    return RunPaced(atoi(argv[2]), atol(argv[3]), atof(argv[4]));
+  }
   if (argc >= 2 && strcmp(argv[1], "names") == 0) return RunNames();
   if (argc >= 2 && strcmp(argv[1], "fork") == 0) return RunFork();
   if (argc >= 2 && strcmp(argv[1], "exec") == 0) return RunExec(argv[0]);

@@ -1,0 +1,120 @@
+#include "injection/cuda/python_stacks.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "injection/core/event_stream.h"
+#include "injection/protocol/cuda_records.h"
+#include "injection/python/python_interpreter.h"
+
+namespace prof::injection::cuda {
+namespace {
+
+using python::PythonFrame;
+
+// Frames kept per stack, innermost first: enough to reach the script's line from inside
+// torch.nn.Module's call wrappers and torch's Python layers.
+constexpr size_t kMaxFrames = 24;
+// Distinct stacks per process; calls from further stacks go without one.
+constexpr size_t kMaxStacks = size_t{1} << 16;
+
+// Guarded by g_tables_mutex (Python threads call CUDA concurrently: PyTorch releases the GIL).
+// Never freed: CUDA calls can come from exit handlers after static destructors ran.
+std::mutex g_tables_mutex;
+auto* g_stack_ids = new std::unordered_map<std::string, uint32_t>();      // frames → stack id
+auto* g_code_texts = new std::unordered_map<const void*, std::string>();  // "function\tfile"
+uint32_t g_next_stack_id = 1;
+std::atomic<bool> g_unsupported_said{false};
+
+// The stack's identity: each frame's code object and instruction addresses. Lines are left out:
+// computing one walks a line table, so that is done once per new stack (two instructions of one
+// line make two stacks with the same frames, which the reports group back together).
+std::string StackKey(const PythonFrame* frames, size_t count) {
+  std::string key;
+  key.reserve(count * 2 * sizeof(const void*));
+  for (size_t i = 0; i < count; ++i) {
+    key.append(reinterpret_cast<const char*>(&frames[i].code), sizeof(frames[i].code));
+    key.append(reinterpret_cast<const char*>(&frames[i].instruction),
+               sizeof(frames[i].instruction));
+  }
+  return key;
+}
+
+void AppendField(std::string_view text, std::string* out) {
+  for (const char c : text) out->push_back(c == '\t' || c == '\n' ? ' ' : c);
+}
+
+// "function\tfile" of a code object, described once.
+const std::string& CodeText(const void* code) {
+  auto [entry, added] = g_code_texts->try_emplace(code);
+  if (added) {
+    std::string file, function;
+    python::DescribeCode(code, &file, &function);
+    AppendField(function, &entry->second);
+    entry->second.push_back('\t');
+    AppendField(file, &entry->second);
+  }
+  return entry->second;
+}
+
+void SendStack(uint32_t stack_id, const PythonFrame* frames, size_t count, uint64_t now) {
+  std::string text;
+  uint32_t sent = 0;
+  for (size_t i = 0; i < count; ++i) {
+    std::string frame =
+        std::to_string(python::LineOf(frames[i])) + "\t" + CodeText(frames[i].code) + "\n";
+    if (text.size() + frame.size() > protocol::kMaxTextLength) break;  // outer frames go first
+    text += frame;
+    ++sent;
+  }
+  protocol::CudaPythonStackRecord record{};
+  record.header.kind = protocol::RecordKind::kCudaPythonStack;
+  record.header.timestamp_ns = now;
+  record.stack_id = stack_id;
+  record.frame_count = sent;
+  record.text_length = static_cast<uint32_t>(text.size());
+  EmitRecordWithText(&record.header, sizeof(record), text.data(), text.size());
+}
+
+void SayUnsupportedOnce(uint64_t now) {
+  if (python::FindInterpreter(nullptr) != python::InterpreterSupport::kUnsupported ||
+      g_unsupported_said.exchange(true)) {
+    return;
+  }
+  std::string version;
+  python::FindInterpreter(&version);
+  protocol::CudaInitStatusRecord record{};
+  record.header.kind = protocol::RecordKind::kCudaInitStatus;
+  record.header.timestamp_ns = now;
+  record.status = protocol::CudaInitStatus::kPythonUnsupported;
+  const size_t length = std::min(version.size(), protocol::kMaxTextLength);
+  record.text_length = static_cast<uint32_t>(length);
+  EmitRecordWithText(&record.header, sizeof(record), version.data(), length);
+}
+
+}  // namespace
+
+uint32_t CurrentPythonStackId(uint64_t now) {
+  PythonFrame frames[kMaxFrames];
+  const size_t count = python::ReadCurrentStack(frames, kMaxFrames);
+  if (count == 0) {
+    if (!g_unsupported_said.load(std::memory_order_relaxed)) SayUnsupportedOnce(now);
+    return 0;
+  }
+  std::lock_guard<std::mutex> lock(g_tables_mutex);
+  auto [entry, added] = g_stack_ids->try_emplace(StackKey(frames, count), 0);
+  if (!added) return entry->second;
+  if (g_stack_ids->size() > kMaxStacks) {
+    g_stack_ids->erase(entry);
+    return 0;
+  }
+  entry->second = g_next_stack_id++;
+  SendStack(entry->second, frames, count, now);
+  return entry->second;
+}
+
+}  // namespace prof::injection::cuda

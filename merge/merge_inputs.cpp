@@ -1,0 +1,146 @@
+#include "merge/merge_inputs.h"
+
+#include <filesystem>
+#include <optional>
+#include <utility>
+
+#include "stats/report_database.h"
+#include "storage/sqlite_database.h"
+
+namespace prof::merge {
+namespace {
+
+// The single value of a one-column query, NULL or no row giving nullopt.
+Status QueryText(storage::Database* db, std::string_view sql, std::optional<std::string>* out) {
+  storage::Statement statement;
+  if (Status status = db->Prepare(sql, &statement); !status.ok()) return status;
+  bool has_row = false;
+  if (Status status = statement.Step(&has_row); !status.ok()) return status;
+  *out = has_row ? statement.ColumnOptionalText(0) : std::nullopt;
+  return Status::Ok();
+}
+
+Status ReadSchemaVersion(storage::Database* db, MergeInput* input) {
+  bool exists = false;
+  if (Status status = db->TableExists("META_DATA_EXPORT", &exists); !status.ok()) return status;
+  std::optional<std::string> version;
+  if (exists) {
+    const Status status = QueryText(
+        db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'", &version);
+    if (!status.ok()) return status;
+  }
+  if (!version) return Status::Error(input->path + " has no EXPORT_SCHEMA_VERSION");
+  input->schema_version = *version;
+  return Status::Ok();
+}
+
+Status ReadSessionStart(storage::Database* db, MergeInput* input) {
+  const Status missing = Status::Error(
+      input->path + " has no session start time (TARGET_INFO_SESSION_START_TIME.utcEpochNs)");
+  bool exists = false;
+  if (Status status = db->TableExists("TARGET_INFO_SESSION_START_TIME", &exists); !status.ok()) {
+    return status;
+  }
+  if (!exists) return missing;
+  storage::Statement statement;
+  const Status prepared =
+      db->Prepare("SELECT MIN(utcEpochNs) FROM TARGET_INFO_SESSION_START_TIME", &statement);
+  if (!prepared.ok()) return prepared;
+  bool has_row = false;
+  if (Status status = statement.Step(&has_row); !status.ok()) return status;
+  const std::optional<int64_t> start = statement.ColumnOptionalInt64(0);
+  if (!start) return missing;
+  input->session_start_ns = *start;
+  return Status::Ok();
+}
+
+// The tables whose rows name a traced process; nsys's PROCESSES also lists every other process
+// of the machine, which two captures of one host share harmlessly.
+constexpr std::pair<std::string_view, std::string_view> kProcessColumns[] = {
+    {"NVTX_EVENTS", "globalTid"},
+    {"OSRT_API", "globalTid"},
+    {"CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid"},
+    {"CUPTI_ACTIVITY_KIND_KERNEL", "globalPid"},
+    {"CUPTI_ACTIVITY_KIND_MEMCPY", "globalPid"},
+    {"CUPTI_ACTIVITY_KIND_MEMSET", "globalPid"},
+};
+
+Status ReadPids(storage::Database* db, MergeInput* input) {
+  for (const auto& [table, column] : kProcessColumns) {
+    bool exists = false;
+    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    if (!exists) continue;
+    // Fixed identifiers from the list above, not input text.
+    const std::string sql = "SELECT DISTINCT (" + std::string(column) + " >> 24) & 16777215 FROM " +
+                            std::string(table) + " WHERE " + std::string(column) + " IS NOT NULL";
+    storage::Statement statement;
+    if (Status status = db->Prepare(sql, &statement); !status.ok()) return status;
+    bool has_row = false;
+    for (;;) {
+      if (Status status = statement.Step(&has_row); !status.ok()) return status;
+      if (!has_row) break;
+      input->pids.insert(statement.ColumnInt64(0));
+    }
+  }
+  return Status::Ok();
+}
+
+Status ReadInput(const std::string& path, MergeInput* out) {
+  storage::Database db;
+  if (Status status = stats::OpenReportDatabase(path, &db); !status.ok()) return status;
+  MergeInput input;
+  input.path = path;
+  for (auto read : {ReadSchemaVersion, ReadSessionStart, ReadPids}) {
+    if (Status status = read(&db, &input); !status.ok()) return status;
+  }
+  *out = std::move(input);
+  return Status::Ok();
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code error;
+  return std::filesystem::equivalent(a, b, error);
+}
+
+// Compares `input` with the inputs read before it.
+Status CheckAgainstEarlier(const MergeInput& input, const std::vector<MergeInput>& earlier) {
+  for (const MergeInput& other : earlier) {
+    if (SameFile(input.path, other.path)) {
+      return Status::Error(input.path + " is given twice (also as " + other.path + ")");
+    }
+    if (input.schema_version != other.schema_version) {
+      return Status::Error(
+          "cannot merge reports of different export schema versions: " + other.path + " has " +
+          other.schema_version + ", " + input.path + " has " + input.schema_version);
+    }
+    for (int64_t pid : input.pids) {
+      if (other.pids.count(pid) != 0) {
+        return Status::Error(other.path + " and " + input.path + " both hold a process " +
+                             std::to_string(pid) +
+                             " (captures of different hosts?); their globalPid and globalTid "
+                             "would collide in one report");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ReadMergeInputs(const std::vector<std::string>& paths, std::vector<MergeInput>* out) {
+  if (paths.size() < 2) {
+    return Status::Error("merge needs at least two reports (got " + std::to_string(paths.size()) +
+                         ")");
+  }
+  std::vector<MergeInput> inputs;
+  for (const std::string& path : paths) {
+    MergeInput input;
+    if (Status status = ReadInput(path, &input); !status.ok()) return status;
+    if (Status status = CheckAgainstEarlier(input, inputs); !status.ok()) return status;
+    inputs.push_back(std::move(input));
+  }
+  *out = std::move(inputs);
+  return Status::Ok();
+}
+
+}  // namespace prof::merge

@@ -1,0 +1,200 @@
+#include "merge/merge_runner.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "merge/merge_inputs.h"
+#include "merge/merge_table_plan.h"
+#include "merge/merged_metadata.h"
+#include "merge/merged_strings.h"
+#include "merge/table_copier.h"
+#include "stats/output_files.h"
+#include "storage/schema_catalog.h"
+#include "storage/sqlite_database.h"
+
+namespace prof::merge {
+namespace {
+
+constexpr const char* kInputSchema = "merge_input";
+
+std::string ReportPath(const std::string& output) {
+  const std::string extension = ".sqlite";
+  const bool has_extension =
+      output.size() > extension.size() &&
+      output.compare(output.size() - extension.size(), std::string::npos, extension) == 0;
+  return has_extension ? output : output + extension;
+}
+
+Status CheckOutput(const std::string& path, const std::vector<MergeInput>& inputs, bool force) {
+  std::error_code error;
+  for (const MergeInput& input : inputs) {
+    if (std::filesystem::equivalent(path, input.path, error)) {
+      return Status::Error("the output " + path + " is one of the reports to merge");
+    }
+  }
+  return stats::CheckOutputFile(path, force);
+}
+
+// Removes the partial file unless the merge got as far as renaming it.
+class PartialFile {
+ public:
+  explicit PartialFile(std::string path) : path_(std::move(path)) { std::remove(path_.c_str()); }
+  ~PartialFile() {
+    if (!path_.empty()) std::remove(path_.c_str());
+  }
+  PartialFile(const PartialFile&) = delete;
+  PartialFile& operator=(const PartialFile&) = delete;
+  const std::string& path() const { return path_; }
+  Status RenameTo(const std::string& final_path) {
+    if (std::rename(path_.c_str(), final_path.c_str()) != 0) {
+      return Status::Error("cannot rename " + path_ + " to " + final_path);
+    }
+    path_.clear();
+    return Status::Ok();
+  }
+
+ private:
+  std::string path_;
+};
+
+Status InputTables(storage::Database* out, std::vector<std::string>* tables) {
+  storage::Statement statement;
+  const std::string sql = std::string("SELECT name FROM ") + kInputSchema +
+                          ".sqlite_master WHERE type = 'table' ORDER BY rowid";
+  if (Status status = out->Prepare(sql, &statement); !status.ok()) return status;
+  bool has_row = false;
+  for (;;) {
+    if (Status status = statement.Step(&has_row); !status.ok()) return status;
+    if (!has_row) return Status::Ok();
+    tables->emplace_back(statement.ColumnText(0));
+  }
+}
+
+// Everything one input adds, in one transaction (ATTACH and DETACH must run outside one).
+class InputCopier {
+ public:
+  InputCopier(storage::Database* out, SessionRowsMerger* session, MergeOutcome* outcome)
+      : out_(out), session_(session), outcome_(outcome) {}
+
+  Status Copy(const MergeInput& input, int64_t offset_ns) {
+    storage::Statement attach;
+    const std::string sql = std::string("ATTACH DATABASE ?1 AS ") + kInputSchema;
+    if (Status status = out_->Prepare(sql, &attach); !status.ok()) return status;
+    attach.BindText(1, std::string_view(input.path));
+    if (Status status = attach.Run(); !status.ok()) return status;
+    Status copied = CopyAttached(input, offset_ns);
+    const Status detached = out_->Exec(std::string("DETACH DATABASE ") + kInputSchema);
+    return copied.ok() ? detached : copied;
+  }
+
+ private:
+  Status CopyAttached(const MergeInput& input, int64_t offset_ns) {
+    storage::Transaction transaction;
+    if (Status status = storage::Transaction::Begin(out_, &transaction); !status.ok()) {
+      return status;
+    }
+    if (Status status = MapInputStrings(out_, kInputSchema); !status.ok()) return status;
+    if (Status status = session_->AddInput(kInputSchema, offset_ns); !status.ok()) return status;
+    std::vector<std::string> tables;
+    if (Status status = InputTables(out_, &tables); !status.ok()) return status;
+    for (const std::string& table : tables) {
+      if (Status status = CopyOne(input, table, offset_ns); !status.ok()) return status;
+    }
+    return transaction.Commit();
+  }
+
+  Status CopyOne(const MergeInput& input, const std::string& table, int64_t offset_ns) {
+    const TablePlan* plan = FindTablePlan(table);
+    if (plan == nullptr) {
+      std::vector<std::string>& left_out = outcome_->left_out_tables;
+      if (std::find(left_out.begin(), left_out.end(), table) == left_out.end()) {
+        left_out.push_back(table);
+      }
+      return Status::Ok();
+    }
+    if (plan->merge == TableMerge::kRebuilt) return Status::Ok();
+    return CopyTable(out_, {kInputSchema, table, input.path, offset_ns}, *plan);
+  }
+
+  storage::Database* out_;
+  SessionRowsMerger* session_;
+  MergeOutcome* outcome_;
+};
+
+// prof's indexes (storage/schema/indexes/) on the tables the merged report has.
+Status CreateIndexes(storage::Database* out) {
+  for (const storage::TableSpec& spec : storage::KnownTables()) {
+    const std::optional<std::string_view> ddl = storage::IndexDdl(spec.name);
+    if (!ddl) continue;
+    bool exists = false;
+    if (Status status = out->TableExists(spec.name, &exists); !status.ok()) return status;
+    if (!exists) continue;
+    if (Status status = out->Exec(*ddl); !status.ok()) return status;
+  }
+  return Status::Ok();
+}
+
+Status WriteMerged(const std::vector<MergeInput>& inputs, const std::string& final_path,
+                   storage::Database* out, MergeOutcome* outcome) {
+  if (Status status = out->Exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF");
+      !status.ok()) {
+    return status;
+  }
+  SessionRowsMerger session;
+  if (Status status = SessionRowsMerger::Create(out, &session); !status.ok()) return status;
+  if (Status status = CreateStringTables(out); !status.ok()) return status;
+  const int64_t start_ns =
+      std::min_element(inputs.begin(), inputs.end(), [](const auto& a, const auto& b) {
+        return a.session_start_ns < b.session_start_ns;
+      })->session_start_ns;
+  InputCopier copier(out, &session, outcome);
+  std::vector<std::string> paths;
+  for (const MergeInput& input : inputs) {
+    const int64_t offset_ns = input.session_start_ns - start_ns;
+    outcome->offsets_ns.push_back(offset_ns);
+    paths.push_back(input.path);
+    if (Status status = copier.Copy(input, offset_ns); !status.ok()) return status;
+  }
+  storage::Transaction transaction;
+  if (Status status = storage::Transaction::Begin(out, &transaction); !status.ok()) return status;
+  if (Status status = WriteStringIds(out); !status.ok()) return status;
+  const std::string& schema_version = inputs.front().schema_version;
+  if (Status status = WriteExportMetadata(out, final_path, schema_version); !status.ok()) {
+    return status;
+  }
+  if (Status status = WriteSessionStart(out, start_ns); !status.ok()) return status;
+  if (Status status = session.Write(start_ns, paths); !status.ok()) return status;
+  if (Status status = CreateIndexes(out); !status.ok()) return status;
+  return transaction.Commit();
+}
+
+}  // namespace
+
+Status RunMerge(const MergeOptions& options, MergeOutcome* outcome) {
+  std::vector<MergeInput> inputs;
+  if (Status status = ReadMergeInputs(options.inputs, &inputs); !status.ok()) return status;
+  const std::string final_path = ReportPath(options.output);
+  if (Status status = CheckOutput(final_path, inputs, options.force_overwrite); !status.ok()) {
+    return status;
+  }
+  MergeOutcome merged;
+  merged.output_path = final_path;
+  PartialFile partial(final_path + ".partial-" + std::to_string(getpid()));
+  {
+    storage::Database out;
+    if (Status status = storage::Database::OpenReadWrite(partial.path(), &out); !status.ok()) {
+      return status;
+    }
+    if (Status status = WriteMerged(inputs, final_path, &out, &merged); !status.ok()) {
+      return status;
+    }
+  }  // closed before the rename
+  if (Status status = partial.RenameTo(final_path); !status.ok()) return status;
+  *outcome = std::move(merged);
+  return Status::Ok();
+}
+
+}  // namespace prof::merge

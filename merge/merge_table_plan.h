@@ -1,0 +1,37 @@
+// How `prof merge` carries each table of the nsys export schema into the merged report.
+//
+// Every table is one of:
+// - events (NVTX_EVENTS, OSRT_API, the CUPTI_ACTIVITY_KIND_* tables, nsys's PROFILER_OVERHEAD,
+//   ...): every row of every input, with its StringIds columns renumbered and its time columns
+//   shifted onto the merged time base;
+// - description rows (PROCESSES, ThreadNames, TARGET_INFO_*, META_DATA_CAPTURE, MPI_RANKS,
+//   nsys's ProcessStreams, the ENUM_* tables): every distinct row of the inputs, StringIds columns
+//   renumbered; rows two inputs share (the GPUs of one host, the enum rows) appear once;
+// - rebuilt by the merge itself (StringIds, META_DATA_EXPORT, TARGET_INFO_SESSION_START_TIME,
+//   PROF_SESSION): see merged_metadata.h and merged_strings.h.
+// Tables of no kind (nsys-only tables such as OSRT_CALLCHAINS or DIAGNOSTIC_EVENT, whose ids
+// prof does not know how to renumber) are left out, and the merge names them.
+//
+// globalTid/globalPid, correlationId, deviceId, contextId and streamId are per process and are
+// kept: merge refuses inputs that share a pid (merge_inputs.h), so they stay unambiguous.
+// Adding a table: one line in merge_table_plan.cpp.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+namespace prof::merge {
+
+enum class TableMerge { kEvents, kDescriptionRows, kRebuilt };
+
+struct TablePlan {
+  std::string_view table;
+  TableMerge merge;
+  std::vector<std::string_view> string_id_columns;  // columns holding a StringIds id
+  std::vector<std::string_view> time_columns;       // ns since the session start
+};
+
+// The plan of `table`; ENUM_* tables not listed are description rows. nullptr: left out.
+const TablePlan* FindTablePlan(std::string_view table);
+
+}  // namespace prof::merge

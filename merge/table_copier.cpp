@@ -1,0 +1,95 @@
+#include "merge/table_copier.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "merge/sql_identifier.h"
+
+namespace prof::merge {
+namespace {
+
+bool Contains(const std::vector<std::string_view>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The column names of `schema`.`table`, in order; empty when the table does not exist.
+Status ColumnNames(storage::Database* db, std::string_view schema, std::string_view table,
+                   std::vector<std::string>* out) {
+  storage::Statement statement;
+  const std::string sql = "SELECT name FROM pragma_table_info(?1, ?2) ORDER BY cid";
+  if (Status status = db->Prepare(sql, &statement); !status.ok()) return status;
+  statement.BindText(1, table);
+  statement.BindText(2, schema);
+  bool has_row = false;
+  for (;;) {
+    if (Status status = statement.Step(&has_row); !status.ok()) return status;
+    if (!has_row) return Status::Ok();
+    out->emplace_back(statement.ColumnText(0));
+  }
+}
+
+// Creates the output table from the input's own DDL.
+Status CreateLike(storage::Database* out, const TableSource& source) {
+  storage::Statement statement;
+  const std::string sql = "SELECT sql FROM " + QuoteIdentifier(source.schema) +
+                          ".sqlite_master WHERE type = 'table' AND name = ?1";
+  if (Status status = out->Prepare(sql, &statement); !status.ok()) return status;
+  statement.BindText(1, source.table);
+  bool has_row = false;
+  if (Status status = statement.Step(&has_row); !status.ok()) return status;
+  if (!has_row)
+    return Status::Error(std::string(source.input_path) + " lost table " +
+                         std::string(source.table) + " while being read");
+  const std::string ddl(statement.ColumnText(0));
+  return out->Exec(ddl);  // unqualified: SQLite creates it in main, the output
+}
+
+std::string SelectExpression(const TablePlan& plan, const std::string& column) {
+  const std::string quoted = QuoteIdentifier(column);
+  if (Contains(plan.string_id_columns, column)) {
+    return "(SELECT new_id FROM temp.string_map WHERE old_id = " + quoted + ")";
+  }
+  if (Contains(plan.time_columns, column)) return quoted + " + ?1";
+  return quoted;
+}
+
+}  // namespace
+
+Status CopyTable(storage::Database* out, const TableSource& source, const TablePlan& plan) {
+  std::vector<std::string> input_columns;
+  if (Status status = ColumnNames(out, source.schema, source.table, &input_columns); !status.ok()) {
+    return status;
+  }
+  std::vector<std::string> output_columns;
+  if (Status status = ColumnNames(out, "main", source.table, &output_columns); !status.ok()) {
+    return status;
+  }
+  if (output_columns.empty()) {
+    if (Status status = CreateLike(out, source); !status.ok()) return status;
+    output_columns = input_columns;
+  }
+  std::string columns;
+  std::string expressions;
+  for (const std::string& column : input_columns) {
+    if (std::find(output_columns.begin(), output_columns.end(), column) == output_columns.end()) {
+      return Status::Error(std::string(source.input_path) + " has a column " + column + " in " +
+                           std::string(source.table) + " that the reports before it lack");
+    }
+    columns += (columns.empty() ? "" : ", ") + QuoteIdentifier(column);
+    expressions += (expressions.empty() ? "" : ", ") + SelectExpression(plan, column);
+  }
+  const std::string table = QuoteIdentifier(source.table);
+  std::string sql = "INSERT INTO main." + table + " (" + columns + ") SELECT " + expressions +
+                    " FROM " + QuoteIdentifier(source.schema) + "." + table;
+  // Rows two inputs share (the GPUs of one host, enum rows) are described once.
+  if (plan.merge == TableMerge::kDescriptionRows) {
+    sql += " EXCEPT SELECT " + columns + " FROM main." + table;
+  }
+  storage::Statement statement;
+  if (Status status = out->Prepare(sql, &statement); !status.ok()) return status;
+  if (statement.ParameterCount() > 0) statement.BindInt64(1, source.time_offset_ns);
+  return statement.Run();
+}
+
+}  // namespace prof::merge

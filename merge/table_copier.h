@@ -1,0 +1,28 @@
+// Copies one table of an attached input into the merged report, by the table's plan
+// (merge_table_plan.h), in one INSERT ... SELECT: StringIds columns read through
+// temp.string_map (merged_strings.h), time columns shifted by the input's offset.
+//
+// The first input that has the table creates it in the output with that input's own CREATE
+// TABLE (so nsys-only columns survive). A later input may lack columns (left NULL); a column the
+// output lacks is an error naming the table and the files.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "common/status.h"
+#include "merge/merge_table_plan.h"
+#include "storage/sqlite_database.h"
+
+namespace prof::merge {
+
+struct TableSource {
+  std::string_view schema;      // the attached input's name on the output connection
+  std::string_view table;       // exact spelling, e.g. "CUPTI_ACTIVITY_KIND_KERNEL"
+  std::string_view input_path;  // for error messages
+  int64_t time_offset_ns = 0;   // added to every time column
+};
+
+Status CopyTable(storage::Database* out, const TableSource& source, const TablePlan& plan);
+
+}  // namespace prof::merge

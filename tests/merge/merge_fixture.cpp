@@ -1,0 +1,82 @@
+#include "tests/merge/merge_fixture.h"
+
+#include <vector>
+
+#include "storage/global_id.h"
+#include "tests/stats/stats_test_util.h"
+
+namespace prof::merge::test {
+namespace {
+
+const std::vector<std::string> kTables = {"tables/cupti_activity_kind_kernel.sql",
+                                          "tables/nvtx_events.sql",
+                                          "tables/processes.sql",
+                                          "tables/threadnames.sql",
+                                          "tables/target_info_gpu.sql",
+                                          "tables/target_info_session_start_time.sql",
+                                          "tables/prof_session.sql"};
+
+std::string Kernel(uint32_t pid, int64_t start, int64_t end, int name) {
+  const std::string id = std::to_string(name);
+  return "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,"
+         " correlationId, globalPid, demangledName, shortName, registersPerThread, gridX, gridY,"
+         " gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory,"
+         " localMemoryPerThread, localMemoryTotal, gridId) VALUES (" +
+         std::to_string(start) + ", " + std::to_string(end) + ", 0, 1, 7, 1, " +
+         std::to_string(storage::GlobalPid(pid)) + ", " + id + ", " + id +
+         ", 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, 1);";
+}
+
+// The rows both ranks have, for `pid`, with the StringIds ids of "step" and "main".
+std::string CommonRows(uint32_t pid, int rank, int64_t start_ns, int step, int main,
+                       int64_t duration, int64_t dropped) {
+  const std::string tid = std::to_string(storage::GlobalTid(pid, 1));
+  return "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.20.3');"
+         "INSERT INTO NVTX_EVENTS (start, end, eventType, globalTid, textId, domainId) VALUES"
+         " (5, 30, 59, " +
+         tid + ", " + std::to_string(step) +
+         ", 0);"
+         "INSERT INTO ThreadNames VALUES (" +
+         std::to_string(main) + ", 0, " + tid +
+         ");"
+         "INSERT INTO PROCESSES VALUES (" +
+         std::to_string(storage::GlobalPid(pid)) + ", " + std::to_string(pid) +
+         ", 'python');"
+         "INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (0, 0, 'H200');"
+         "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (" +
+         std::to_string(start_ns) +
+         ", 'x', 'x');"
+         "INSERT INTO PROF_SESSION VALUES ('command_line', 'python train.py'), ('duration_ns', '" +
+         std::to_string(duration) + "'), ('dropped_records', '" + std::to_string(dropped) +
+         "'), ('utc_epoch_ns_at_start', '" + std::to_string(start_ns) +
+         "');"
+         "CREATE TABLE MPI_RANKS (globalTid INTEGER NOT NULL, rank INTEGER NOT NULL);"
+         "INSERT INTO MPI_RANKS VALUES (" +
+         tid + ", " + std::to_string(rank) + ");";
+}
+
+std::string RankZeroRows() {
+  return "INSERT INTO StringIds VALUES (0, 'step'), (1, 'gemm'), (2, 'main');" +
+         Kernel(100, 10, 20, 1) + CommonRows(100, 0, 1000000000, 0, 2, 100, 2);
+}
+
+}  // namespace
+
+std::string RankZeroReport(const std::string& name) {
+  return stats::test::MakeReport(name, kTables, RankZeroRows());
+}
+
+std::string RankOneReport(const std::string& name) {
+  return stats::test::MakeReport(
+      name, kTables,
+      "INSERT INTO StringIds VALUES (0, 'gemm'), (1, 'ncclKernel_AllReduce'), (2, 'step'),"
+      " (3, 'main');" +
+          Kernel(200, 10, 20, 0) + Kernel(200, 30, 40, 1) +
+          CommonRows(200, 1, 1000000500, 2, 3, 50, 3));
+}
+
+std::string RankZeroReportWith(const std::string& name, const std::string& sql) {
+  return stats::test::MakeReport(name, kTables, RankZeroRows() + sql);
+}
+
+}  // namespace prof::merge::test

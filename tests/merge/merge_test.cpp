@@ -1,0 +1,159 @@
+// prof merge's library call on the two hand-made rank reports of merge_fixture.h: what the merged
+// report holds, row by row, and every input it refuses.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "merge/merge_runner.h"
+#include "storage/global_id.h"
+#include "storage/sqlite_database.h"
+#include "tests/merge/merge_fixture.h"
+#include "tests/support/test_support.h"
+
+namespace prof::merge::test {
+namespace {
+
+using prof::test::QueryRows;
+using Rows = std::vector<std::vector<std::string>>;
+
+std::string Pid(uint32_t pid) { return std::to_string(storage::GlobalPid(pid)); }
+std::string Tid(uint32_t pid) { return std::to_string(storage::GlobalTid(pid, 1)); }
+
+struct Merged {
+  std::string rank0;
+  std::string rank1;
+  std::string output;
+  MergeOutcome outcome;
+};
+
+Merged MergeRanks(const std::string& name) {
+  Merged merged;
+  merged.rank0 = RankZeroReport(name + "_rank0");
+  merged.rank1 = RankOneReport(name + "_rank1");
+  merged.output = prof::test::MakeTempDir("merge_" + name) + "/all";
+  const Status status =
+      RunMerge({{merged.rank0, merged.rank1}, merged.output, false}, &merged.outcome);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  return merged;
+}
+
+// The run's error message; the test fails when the merge succeeds or leaves a file behind.
+std::string MergeError(const std::vector<std::string>& inputs, const std::string& output,
+                       bool force = false) {
+  const std::filesystem::path directory = std::filesystem::path(output).parent_path();
+  const auto count_files = [&] {
+    return std::distance(std::filesystem::directory_iterator(directory),
+                         std::filesystem::directory_iterator());
+  };
+  const auto files_before = count_files();
+  MergeOutcome outcome;
+  const Status status = RunMerge({inputs, output, force}, &outcome);
+  REQUIRE_FALSE(status.ok());
+  CHECK(count_files() == files_before);  // no output and no partial file
+  return status.message();
+}
+
+TEST_CASE("merge renumbers StringIds and remaps every name column", "[merge]") {
+  const Merged merged = MergeRanks("strings");
+  CHECK(merged.outcome.output_path == merged.output + ".sqlite");
+  const std::string out = merged.outcome.output_path;
+  // Rank 0's ids stay; rank 1 adds only its one new string.
+  CHECK(QueryRows(out, "SELECT id, value FROM StringIds ORDER BY id") ==
+        Rows{{"0", "step"}, {"1", "gemm"}, {"2", "main"}, {"3", "ncclKernel_AllReduce"}});
+  CHECK(QueryRows(out,
+                  "SELECT start, end, globalPid, shortName, demangledName FROM "
+                  "CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start") ==
+        Rows{{"10", "20", Pid(100), "1", "1"},
+             {"510", "520", Pid(200), "1", "1"},
+             {"530", "540", Pid(200), "3", "3"}});
+  CHECK(QueryRows(out, "SELECT start, end, globalTid, textId FROM NVTX_EVENTS ORDER BY start") ==
+        Rows{{"5", "30", Tid(100), "0"}, {"505", "530", Tid(200), "0"}});
+  CHECK(QueryRows(out, "SELECT nameId, globalTid FROM ThreadNames ORDER BY globalTid") ==
+        Rows{{"2", Tid(100)}, {"2", Tid(200)}});
+}
+
+TEST_CASE("merge puts every report on the earliest session start", "[merge]") {
+  const Merged merged = MergeRanks("time_base");
+  CHECK(merged.outcome.offsets_ns == std::vector<int64_t>{0, 500});
+  const std::string out = merged.outcome.output_path;
+  CHECK(QueryRows(out, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME") ==
+        Rows{{"1000000000"}});
+  CHECK(QueryRows(out, "SELECT name, value FROM PROF_SESSION") ==
+        Rows{{"command_line", "python train.py"},
+             {"duration_ns", "550"},
+             {"dropped_records", "5"},
+             {"utc_epoch_ns_at_start", "1000000000"},
+             {"merged_from", merged.rank0},
+             {"merged_from", merged.rank1}});
+}
+
+TEST_CASE("merge keeps processes and ranks and describes shared rows once", "[merge]") {
+  const std::string out = MergeRanks("descriptions").outcome.output_path;
+  CHECK(QueryRows(out, "SELECT globalPid, pid, name FROM PROCESSES ORDER BY pid") ==
+        Rows{{Pid(100), "100", "python"}, {Pid(200), "200", "python"}});
+  CHECK(QueryRows(out, "SELECT globalTid, rank FROM MPI_RANKS ORDER BY rank") ==
+        Rows{{Tid(100), "0"}, {Tid(200), "1"}});
+  CHECK(QueryRows(out, "SELECT id, name FROM TARGET_INFO_GPU") == Rows{{"0", "H200"}});
+  CHECK(QueryRows(out,
+                  "SELECT value FROM META_DATA_EXPORT WHERE name IN ('EXPORT_PRODUCT_NAME', "
+                  "'EXPORT_SCHEMA_VERSION') ORDER BY name") == Rows{{"prof"}, {"3.20.3"}});
+}
+
+TEST_CASE("merge refuses bad inputs with one line and writes nothing", "[merge]") {
+  const std::string rank0 = RankZeroReport("bad_rank0");
+  const std::string rank1 = RankOneReport("bad_rank1");
+  const std::string directory = prof::test::MakeTempDir("merge_bad");
+  const std::string output = directory + "/all.sqlite";
+
+  CHECK(MergeError({rank0}, output) == "merge needs at least two reports (got 1)");
+  CHECK(MergeError({rank0, directory + "/missing.sqlite"}, output) ==
+        "report file not found: " + directory + "/missing.sqlite");
+  CHECK(MergeError({rank0, rank0}, output) == rank0 + " is given twice (also as " + rank0 + ")");
+  const std::string copy = RankZeroReport("bad_copy");
+  CHECK(MergeError({rank0, copy}, output) ==
+        rank0 + " and " + copy +
+            " both hold a process 100 (captures of different hosts?); their globalPid and "
+            "globalTid would collide in one report");
+  const std::string newer = RankZeroReportWith(
+      "bad_version",
+      "UPDATE META_DATA_EXPORT SET value = '3.21.0' WHERE name = 'EXPORT_SCHEMA_VERSION';"
+      "UPDATE NVTX_EVENTS SET globalTid = globalTid + (300 << 24);"
+      "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET globalPid = globalPid + (300 << 24);");
+  CHECK(MergeError({rank1, newer}, output) ==
+        "cannot merge reports of different export schema versions: " + rank1 + " has 3.20.3, " +
+            newer + " has 3.21.0");
+  const std::string no_start =
+      RankZeroReportWith("bad_start", "DELETE FROM TARGET_INFO_SESSION_START_TIME;");
+  CHECK(MergeError({no_start, rank1}, output) ==
+        no_start + " has no session start time (TARGET_INFO_SESSION_START_TIME.utcEpochNs)");
+  CHECK(MergeError({rank0, rank1}, rank1, true) ==
+        "the output " + rank1 + " is one of the reports to merge");
+}
+
+TEST_CASE("merge replaces an existing output only with force_overwrite", "[merge]") {
+  const std::string rank0 = RankZeroReport("force_rank0");
+  const std::string rank1 = RankOneReport("force_rank1");
+  const std::string output = prof::test::MakeTempDir("merge_force") + "/all.sqlite";
+  MergeOutcome outcome;
+  REQUIRE(RunMerge({{rank0, rank1}, output, false}, &outcome).ok());
+  CHECK(MergeError({rank0, rank1}, output) ==
+        output + " already exists (use --force-overwrite to replace it)");
+  REQUIRE(RunMerge({{rank0, rank1}, output, true}, &outcome).ok());
+  CHECK(QueryRows(output, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL") == Rows{{"3"}});
+}
+
+TEST_CASE("merge fails on a table whose columns differ, leaving no partial file", "[merge]") {
+  const std::string rank0 = RankZeroReport("columns_rank0");
+  const std::string widened = prof::test::MakeTempDir("merge_columns_input") + "/rank1.sqlite";
+  std::filesystem::copy_file(RankOneReport("columns_rank1"), widened);
+  storage::Database db;
+  REQUIRE(storage::Database::OpenReadWrite(widened, &db).ok());
+  REQUIRE(db.Exec("ALTER TABLE PROCESSES ADD COLUMN host TEXT").ok());
+  db.Close();
+  const std::string output = prof::test::MakeTempDir("merge_columns") + "/all.sqlite";
+  CHECK(MergeError({rank0, widened}, output) ==
+        widened + " has a column host in PROCESSES that the reports before it lack");
+}
+
+}  // namespace
+}  // namespace prof::merge::test
