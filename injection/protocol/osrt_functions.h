@@ -136,6 +136,8 @@ inline constexpr const char* kOsrtFunctionNames[] = {
     "recvmsg",
     "__recv_chk",
     "__recvfrom_chk",
+    // Signals.
+    "sigaction",
 };
 
 inline constexpr uint16_t kOsrtFunctionCount =

@@ -67,6 +67,16 @@ TEST_CASE("a signal handler's calls nest one level inside the interrupted call")
   }
 }
 
+TEST_CASE("each handler installation is a sigaction row") {
+  // osrt_signal installs its SIGALRM handler twice; the threshold 0 keeps even fast calls.
+  const OsrtRun run =
+      ProfileWithOsrt(MakeTempDir("osrt-sigaction"), "osrt_signal", {}, {"--osrt-threshold=0"});
+  const uint32_t pid = static_cast<uint32_t>(ValueAfter(run.out, "pid="));
+  const auto installs = OsrtRowsOfThread(run.report, "sigaction", GlobalTid(pid, pid));
+  REQUIRE(installs.size() == 2);
+  for (const OsrtRow& row : installs) CHECK(row.return_value == 0);
+}
+
 TEST_CASE("a thread cancelled inside a traced call unwinds through the wrapper") {
   const OsrtRun run = ProfileWithOsrt(MakeTempDir("osrt-cancel"), "osrt_cancel");
   const uint32_t pid = static_cast<uint32_t>(ValueAfter(run.out, "pid="));
