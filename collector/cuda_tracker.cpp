@@ -197,7 +197,7 @@ void CudaTracker::OnInitStatus(const ProcessStream& process, const RecordHeader&
   if (init.status == protocol::CudaInitStatus::kPythonUnsupported) {
     python_warnings_.push_back("process " + std::to_string(process.pid) +
                                ": --python-backtrace=cuda: Python " + std::string(text) +
-                               " is not supported (CPython 3.11 and 3.12 are); its CUDA calls "
+                               " is not supported (CPython 3.10 to 3.13 are); its CUDA calls "
                                "have no Python stacks");
     return;
   }

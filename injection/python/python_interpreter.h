@@ -6,10 +6,11 @@
 // holds it. But a thread's own frames cannot change while that thread runs C code, so prof reads
 // them straight from CPython's structs, the way out-of-process samplers do, without a reference
 // count change or an allocation: thread state → current frame → previous frames, each frame's code
-// object and instruction, the code object's file and qualified name. The struct layouts differ per
-// CPython version, so only versions whose layout prof knows are read (python_interpreter.cpp);
-// CPython's own exported functions are found at run time (dlsym(RTLD_DEFAULT)), never linked, so
-// the injected libraries load into any program. Threads that run no Python code get no stack.
+// object and instruction, the code object's file and qualified name (3.10: its plain name). The
+// struct layouts differ per CPython version, so only versions whose layout prof knows are read
+// (python_interpreter.cpp); CPython's own exported functions are found at run time
+// (dlsym(RTLD_DEFAULT)), never linked, so the injected libraries load into any program. Threads
+// that run no Python code get no stack.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +20,7 @@ namespace prof::injection::python {
 
 enum class InterpreterSupport {
   kNotPython,    // no CPython in this process (or not initialized yet)
-  kSupported,    // CPython 3.11 or 3.12 with a GIL
+  kSupported,    // CPython 3.10 to 3.13 with a GIL
   kUnsupported,  // another version, or a free-threaded build
 };
 
