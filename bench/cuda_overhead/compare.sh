@@ -67,7 +67,8 @@ print(f"{'mode':<12} {'runs':>4} {'us/iter':>9} {'min':>8} {'max':>8} {'added us
 for mode in us:
     print(f"{mode:<12} {len(us[mode]):>4} {median[mode]:>9.3f} {min(us[mode]):>8.3f} {max(us[mode]):>8.3f} "
           f"{median[mode] - median['plain']:>9.3f} {statistics.median(wall[mode]):>8.2f}")
-added_nsys = median["nsys"] - median["plain"]
-ratio = (median["prof"] - median["plain"]) / added_nsys if added_nsys > 0 else float("nan")
-print(f"ratio (prof added us/iter) / (nsys added us/iter) = {ratio:.2f}")
+if all(mode in median for mode in ("plain", "prof", "nsys")):  # MODES may leave one out
+    added_nsys = median["nsys"] - median["plain"]
+    ratio = (median["prof"] - median["plain"]) / added_nsys if added_nsys > 0 else float("nan")
+    print(f"ratio (prof added us/iter) / (nsys added us/iter) = {ratio:.2f}")
 PY
