@@ -30,9 +30,22 @@ void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
                        [this](const ProcessStream&, const protocol::RecordHeader& record) {
                          OnDropped(record);
                        });
+  dispatcher->Register(protocol::RecordKind::kProcessRank, sizeof(protocol::ProcessRankRecord),
+                       [this](const ProcessStream& process, const protocol::RecordHeader& record) {
+                         OnRank(process, record);
+                       });
   // The end of a process is the end of its stream; its exit record carries nothing more today.
   dispatcher->Register(protocol::RecordKind::kProcessExit, sizeof(protocol::ProcessExitRecord),
                        [](const ProcessStream&, const protocol::RecordHeader&) {});
+}
+
+// A process streams again after fork+exec and repeats its rank: one row per process.
+void ProcessTracker::OnRank(const ProcessStream& process, const protocol::RecordHeader& record) {
+  protocol::ProcessRankRecord rank;
+  std::memcpy(&rank, &record, sizeof(rank));
+  if (ranked_processes_.insert(process.GlobalPid()).second) {
+    writer_->AddMpiRank(process.GlobalTid(process.pid), rank.rank);
+  }
 }
 
 void ProcessTracker::OnThreadName(const ProcessStream& process,

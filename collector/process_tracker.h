@@ -1,9 +1,11 @@
 // Processes and threads of the session: PROCESSES rows from each stream's hello, ThreadNames from
-// thread-name records, and the counts of records the injected code dropped.
+// thread-name records, MPI_RANKS from rank records, and the counts of records the injected code
+// dropped.
 #pragma once
 
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "collector/process_stream.h"
 #include "collector/record_dispatcher.h"
@@ -24,6 +26,7 @@ class ProcessTracker {
  private:
   void OnThreadName(const ProcessStream& process, const protocol::RecordHeader& record);
   void OnDropped(const protocol::RecordHeader& record);
+  void OnRank(const ProcessStream& process, const protocol::RecordHeader& record);
 
   // nsys writes the scheduling priority of each thread; prof reports the default nice-0 value.
   static constexpr int32_t kDefaultThreadPriority = 20;
@@ -38,6 +41,7 @@ class ProcessTracker {
   // twice under one pid, and the two connections may be read in either order: the later hello
   // (after the exec) names the process.
   std::unordered_map<int64_t, uint64_t> hello_times_;
+  std::unordered_set<int64_t> ranked_processes_;  // globalPids with an MPI_RANKS row
 };
 
 }  // namespace prof::collector

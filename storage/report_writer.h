@@ -106,6 +106,8 @@ class ReportWriter {
   // cuBLAS/cuBLASLt calls (CUBLAS_EVENTS) and cuDNN calls (CUDNN_EVENTS).
   void AddCublasEvent(const LibraryCallRow& row);
   void AddCudnnEvent(const LibraryCallRow& row);
+  // MPI_RANKS: the rank of a distributed job's process, keyed by its main thread.
+  void AddMpiRank(int64_t global_tid, int64_t rank);
   void AddGpuInfo(const GpuInfoRow& row);
   void AddCudaDevice(const CudaDeviceRow& row);
   void AddCudaStream(const CudaStreamRow& row);

@@ -18,6 +18,11 @@ void Bind(const ProcessRow& row, RowBinder* binder) {
   binder->Text(row.name);
 }
 
+void Bind(const MpiRankRow& row, RowBinder* binder) {
+  binder->Int64(row.global_tid);
+  binder->Int64(row.rank);
+}
+
 void Bind(const ThreadNameRow& row, RowBinder* binder) {
   binder->Int64(row.name_id);
   binder->Int64(row.priority);

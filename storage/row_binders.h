@@ -90,6 +90,10 @@ struct ThreadNameRow {
   int64_t priority;
   int64_t global_tid;
 };
+struct MpiRankRow {
+  int64_t global_tid;
+  int64_t rank;
+};
 struct SessionStartRow {
   int64_t utc_epoch_ns;
   std::string_view utc_time;
@@ -102,6 +106,7 @@ inline constexpr InsertSpec kCaptureMetadataInsert{"META_DATA_CAPTURE", "name, v
 inline constexpr InsertSpec kProfSessionInsert{"PROF_SESSION", "name, value"};
 inline constexpr InsertSpec kProcessesInsert{"PROCESSES", "globalPid, pid, name"};
 inline constexpr InsertSpec kThreadNamesInsert{"ThreadNames", "nameId, priority, globalTid"};
+inline constexpr InsertSpec kMpiRanksInsert{"MPI_RANKS", "globalTid, rank"};
 inline constexpr InsertSpec kSessionStartInsert{"TARGET_INFO_SESSION_START_TIME",
                                                 "utcEpochNs, utcTime, localTime"};
 inline constexpr InsertSpec kNvtxEventsInsert{
@@ -117,6 +122,7 @@ void Bind(const StringIdRow& row, RowBinder* binder);
 void Bind(const NameValueRow& row, RowBinder* binder);
 void Bind(const ProcessRow& row, RowBinder* binder);
 void Bind(const ThreadNameRow& row, RowBinder* binder);
+void Bind(const MpiRankRow& row, RowBinder* binder);
 void Bind(const SessionStartRow& row, RowBinder* binder);
 void Bind(const NvtxEventRow& row, RowBinder* binder);
 void Bind(const OsrtCallRow& row, RowBinder* binder);

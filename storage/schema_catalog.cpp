@@ -48,6 +48,7 @@ const std::vector<TableSpec>& KnownTables() {
       {"CUPTI_ACTIVITY_KIND_CUDA_EVENT", TableCreation::kOnFirstRow, {}},
       {"CUDA_GRAPH_EVENTS", TableCreation::kOnFirstRow, {"ENUM_NSYS_EVENT_CLASS"}},
       {"CUDA_CALLCHAINS", TableCreation::kOnFirstRow, {}},
+      {"MPI_RANKS", TableCreation::kOnFirstRow, {}},
       {"CUBLAS_EVENTS", TableCreation::kOnFirstRow, {"ENUM_NSYS_EVENT_CLASS"}},
       {"CUDNN_EVENTS", TableCreation::kOnFirstRow, {"ENUM_NSYS_EVENT_CLASS"}},
       {"CUDA_GPU_MEMORY_USAGE_EVENTS",

@@ -139,6 +139,21 @@ void OnThreadExit(void* buffer) {
                                                   std::memory_order_release);
 }
 
+// The rank the launcher of a distributed job gave this process, if any (ProcessRankRecord).
+void SendRank() {
+  for (const char* variable : protocol::kRankVariables) {
+    const char* text = getenv(variable);
+    uint64_t rank = 0;
+    if (text == nullptr || !protocol::ParseDecimal(text, &rank)) continue;
+    protocol::ProcessRankRecord record{};
+    record.header = {protocol::RecordKind::kProcessRank, sizeof(record), CurrentTid(),
+                     MonotonicNowNs()};
+    record.rank = static_cast<int64_t>(rank);
+    g_connection.SendAll(reinterpret_cast<const char*>(&record), sizeof(record));
+    return;
+  }
+}
+
 void SendHello() {
   struct {
     protocol::StreamHello hello;
@@ -155,6 +170,7 @@ void SendHello() {
   message.hello.parent_pid = static_cast<uint32_t>(getppid());
   message.hello.text_length = static_cast<uint32_t>(name_length);
   g_connection.SendAll(reinterpret_cast<const char*>(&message), message.hello.header.size);
+  SendRank();
 }
 
 // Connects and starts the flusher; leaves the stream disabled when anything fails.

@@ -32,6 +32,7 @@ enum class RecordKind : uint16_t {
   kThreadName = 2,
   kDroppedRecords = 3,
   kProcessExit = 4,
+  kProcessRank = 5,
   // OS runtime: 16..31.
   kOsrtCall = 16,
   // NVTX: 32..63.
@@ -113,6 +114,16 @@ struct ProcessExitRecord {
   int64_t exit_status;
 };
 static_assert(sizeof(ProcessExitRecord) == 24);
+
+// The process's rank in a distributed job (torchrun, mpirun, srun), sent right after the hello when
+// its environment names one: the first of kRankVariables that holds a decimal number.
+struct ProcessRankRecord {
+  RecordHeader header;
+  int64_t rank;
+};
+static_assert(sizeof(ProcessRankRecord) == 24);
+inline constexpr const char* kRankVariables[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
+                                                 "PMIX_RANK", "SLURM_PROCID"};
 
 // One OS runtime call that lasted at least the threshold. header.timestamp_ns is its start.
 struct OsrtCallRecord {
