@@ -41,14 +41,26 @@ ChildProcess* g_child_for_signals = nullptr;
 // processes it left behind.
 volatile sig_atomic_t g_stop_requests = 0;
 
+// SIGINTs received so far: the second one ends the wait for the program's data.
+volatile sig_atomic_t g_interrupts = 0;
+
 void ForwardSignal(int signal) {
   g_stop_requests = g_stop_requests + 1;
   if (g_child_for_signals != nullptr) g_child_for_signals->Signal(signal);
 }
 
+// A terminal's Ctrl-C (si_code SI_KERNEL) already reaches the whole foreground process group, the
+// program included; a SIGINT that a process sent to prof alone (kill: si_code <= 0) goes on to it.
+void OnInterrupt(int signal, siginfo_t* info, void* /*context*/) {
+  g_interrupts = g_interrupts + 1;
+  if (info != nullptr && info->si_code <= 0 && g_child_for_signals != nullptr) {
+    g_child_for_signals->Signal(signal);
+  }
+}
+
 // SIGTERM/SIGHUP sent to prof go on to the program, which decides when to exit; prof keeps
-// collecting until it does. SIGINT/SIGQUIT from a terminal already reach the whole foreground
-// process group, so prof ignores them rather than delivering them twice.
+// collecting until it does. SIGINT likewise (OnInterrupt), and a second one makes prof finish with
+// the data that arrived. SIGQUIT from a terminal already reaches the program, so prof ignores it.
 // Installed while the program runs; restores prof's previous dispositions when destroyed.
 class SignalForwarding {
  public:
@@ -58,12 +70,19 @@ class SignalForwarding {
     forward.sa_handler = ForwardSignal;
     sigemptyset(&forward.sa_mask);
     forward.sa_flags = SA_RESTART;
+    struct sigaction interrupt {};
+    interrupt.sa_sigaction = OnInterrupt;
+    sigemptyset(&interrupt.sa_mask);
+    interrupt.sa_flags = SA_RESTART | SA_SIGINFO;
     struct sigaction ignore {};
     ignore.sa_handler = SIG_IGN;
     sigemptyset(&ignore.sa_mask);
     for (size_t i = 0; i < kSignals.size(); ++i) {
-      sigaction(kSignals[i], kSignals[i] == SIGTERM || kSignals[i] == SIGHUP ? &forward : &ignore,
-                &previous_[i]);
+      const int signal = kSignals[i];
+      const struct sigaction* action = &ignore;
+      if (signal == SIGTERM || signal == SIGHUP) action = &forward;
+      if (signal == SIGINT) action = &interrupt;
+      sigaction(signal, action, &previous_[i]);
     }
   }
   ~SignalForwarding() {
@@ -161,7 +180,8 @@ int64_t UtcNowNs() {
 }
 
 // Reads streams until the program exits and then until every stream of its process tree has ended
-// (or SIGTERM/SIGHUP reaches prof after the exit), running the capture timers in between.
+// (or SIGTERM/SIGHUP reaches prof after the exit), running the capture timers in between; a second
+// SIGINT ends it at once, the program running or not.
 // Returns when the program exited (CLOCK_MONOTONIC ns).
 uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRouter* router,
                          CaptureController* capture, int* exit_code) {
@@ -182,6 +202,17 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRout
       exited = true;
       exit_time = now;
       stop_requests_at_exit = g_stop_requests;
+    }
+    if (g_interrupts >= 2) {
+      if (!exited) {
+        spdlog::warn(
+            "warning: interrupted twice: finishing the report with the data that arrived; "
+            "the program (pid {}) was left running",
+            child->pid());
+        *exit_code = 128 + SIGINT;
+        exit_time = now;
+      }
+      break;
     }
     if (now - last_commit >= kCommitIntervalNs) {
       Status committed = router->Commit();

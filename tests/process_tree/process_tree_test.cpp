@@ -4,6 +4,7 @@
 // prof waits for children that outlive the program (as nsys does by default) while exiting with the
 // program's own exit code.
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -98,6 +99,46 @@ std::string RealPython() {
   REQUIRE(result.exit_code == 0);
   REQUIRE(result.out.find('/') == 0);
   return result.out;
+}
+
+TEST_CASE("SIGINT sent to prof reaches the program and the report is finished") {
+  const std::string report = MakeTempDir("tree-sigint") + "/r.sqlite";
+  // kill -INT to prof alone (not a terminal's Ctrl-C, which reaches the program by itself).
+  // A background job of sh starts with SIGINT ignored, and so would the program: it restores the
+  // default itself, as a program started from a terminal has it.
+  const std::string script =
+      "'" + ProfBinary() + "' profile -q -t osrt -o '" + report + "' '" + RealPython() +
+      "' -c 'import signal, time; signal.signal(signal.SIGINT, signal.SIG_DFL); time.sleep(20)' "
+      "& prof=$!; sleep 1; kill -INT $prof; wait $prof; echo prof-exit=$?";
+  const CommandResult result = RunCommand({"sh", "-c", script});
+  INFO("stdout:\n" << result.out << "\nstderr:\n" << result.err);
+  REQUIRE(result.exit_code == 0);
+  // The program dies of the forwarded SIGINT.
+  CHECK(PidAfter(result.out, "prof-exit=") == std::to_string(128 + SIGINT));
+  CHECK(QueryRows(report, "SELECT value FROM PROF_SESSION WHERE name = 'exit_status'") ==
+        Rows{{std::to_string(128 + SIGINT)}});
+}
+
+TEST_CASE("a second SIGINT finishes the report while the program keeps running") {
+  const std::string dir = MakeTempDir("tree-sigint-twice");
+  const std::string report = dir + "/r.sqlite";
+  // The program ignores SIGINT (so does the sleep it execs) and would run 20 s; prof gives up
+  // waiting at the second SIGINT, and the script ends the program.
+  const std::string script =
+      "start=$(date +%s); '" + ProfBinary() + "' profile -t osrt -o '" + report +
+      "' sh -c 'trap \"\" INT; exec >/dev/null 2>&1; echo $$ > " + dir +
+      "/pid; exec sleep 20' & prof=$!; sleep 1; kill -INT $prof; sleep 0.5; kill -INT $prof; "
+      "wait $prof; echo prof-exit=$?; echo seconds=$(( $(date +%s) - start )); "
+      "kill -TERM $(cat " +
+      dir + "/pid)";
+  const CommandResult result = RunCommand({"sh", "-c", script});
+  INFO("stdout:\n" << result.out << "\nstderr:\n" << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(PidAfter(result.out, "prof-exit=") == std::to_string(128 + SIGINT));
+  CHECK(std::stoi(PidAfter(result.out, "seconds=")) < 10);
+  CHECK(result.err.find("interrupted twice: finishing the report with the data that arrived") !=
+        std::string::npos);
+  CHECK(ProcessNames(report) == Rows{{"sleep"}});
 }
 
 }  // namespace
