@@ -150,6 +150,9 @@ InterpreterSupport FindInterpreter(std::string* version) {
 
 size_t ReadCurrentStack(PythonFrame* frames, size_t capacity) {
   if (FindInterpreter(nullptr) != InterpreterSupport::kSupported) return 0;
+  // Py_FinalizeEx clears this before it frees thread states: CUDA calls from exit-time
+  // destructors must not walk freed frames.
+  if (g_api.Py_IsInitialized() == 0) return 0;
   const Layout& layout = *g_layout;
   const auto* thread = static_cast<const char*>(g_api.PyGILState_GetThisThreadState());
   if (thread == nullptr) return 0;
