@@ -260,7 +260,8 @@ void NvtxTracker::OnPop(const ProcessStream& process, const RecordHeader& record
   } else {
     ++stats_.unmatched_pops;
   }
-  if (stack.empty()) state->push_stacks.erase(found);
+  // An emptied stack stays, keeping its allocation for the thread's next push: one entry per
+  // thread and domain, freed with the stream.
 }
 
 void NvtxTracker::OnRangeStart(const ProcessStream& process, const RecordHeader& record,

@@ -9,7 +9,9 @@
 //   its own range open. Start/end ranges (60) are matched per stream by range id, whichever thread
 //   ends them and whichever of the two records arrives first.
 // - Memory holds only what is still open: open ranges, and range ends that arrived before their
-//   start (at most kMaxEarlyEnds per stream). Marks, domain and category rows are written at once.
+//   start (at most kMaxEarlyEnds per stream), plus one push stack per thread and domain, kept when
+//   empty so that push/pop pairs allocate nothing. Marks, domain and category rows are written at
+//   once.
 // - Ranges still open when their stream ends are written with a NULL end, as nsys
 //   exports ranges that never ended; early ends whose start never came are dropped and counted.
 // - Push/pop ranges in a library's domain (kNvtxLibraryDomain: cuBLAS, cuDNN) are that library's
