@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -25,23 +26,27 @@ constexpr size_t kMaxStacks = size_t{1} << 16;
 // Guarded by g_tables_mutex (Python threads call CUDA concurrently: PyTorch releases the GIL).
 // Never freed: CUDA calls can come from exit handlers after static destructors ran.
 std::mutex g_tables_mutex;
-auto* g_stack_ids = new std::unordered_map<std::string, uint32_t>();      // frames → stack id
+// Ordered with a transparent comparator, so a call finds its stack by a view of a key built on the
+// stack: a stack seen before costs no allocation.
+auto* g_stack_ids = new std::map<std::string, uint32_t, std::less<>>();   // frames → stack id
 auto* g_code_texts = new std::unordered_map<const void*, std::string>();  // "function\tfile"
 uint32_t g_next_stack_id = 1;
 std::atomic<bool> g_unsupported_said{false};
 
-// The stack's identity: each frame's code object and instruction addresses. Lines are left out:
-// computing one walks a line table, so that is done once per new stack (two instructions of one
-// line make two stacks with the same frames, which the reports group back together).
-std::string StackKey(const PythonFrame* frames, size_t count) {
-  std::string key;
-  key.reserve(count * 2 * sizeof(const void*));
+constexpr size_t kFrameKeySize = 2 * sizeof(const void*);
+
+// The stack's identity, written into `key`: each frame's code object and instruction addresses.
+// Lines are left out: computing one walks a line table, so that is done once per new stack (two
+// instructions of one line make two stacks with the same frames, which the reports group back
+// together).
+std::string_view StackKey(const PythonFrame* frames, size_t count,
+                          char (&key)[kMaxFrames * kFrameKeySize]) {
   for (size_t i = 0; i < count; ++i) {
-    key.append(reinterpret_cast<const char*>(&frames[i].code), sizeof(frames[i].code));
-    key.append(reinterpret_cast<const char*>(&frames[i].instruction),
-               sizeof(frames[i].instruction));
+    std::memcpy(key + i * kFrameKeySize, &frames[i].code, sizeof(const void*));
+    std::memcpy(key + i * kFrameKeySize + sizeof(const void*), &frames[i].instruction,
+                sizeof(const void*));
   }
-  return key;
+  return {key, count * kFrameKeySize};
 }
 
 void AppendField(std::string_view text, std::string* out) {
@@ -105,16 +110,16 @@ uint32_t CurrentPythonStackId(uint64_t now) {
     if (!g_unsupported_said.load(std::memory_order_relaxed)) SayUnsupportedOnce(now);
     return 0;
   }
+  char key_bytes[kMaxFrames * kFrameKeySize];
+  const std::string_view key = StackKey(frames, count, key_bytes);
   std::lock_guard<std::mutex> lock(g_tables_mutex);
-  auto [entry, added] = g_stack_ids->try_emplace(StackKey(frames, count), 0);
-  if (!added) return entry->second;
-  if (g_stack_ids->size() > kMaxStacks) {
-    g_stack_ids->erase(entry);
-    return 0;
-  }
-  entry->second = g_next_stack_id++;
-  SendStack(entry->second, frames, count, now);
-  return entry->second;
+  const auto found = g_stack_ids->find(key);
+  if (found != g_stack_ids->end()) return found->second;
+  if (g_stack_ids->size() >= kMaxStacks) return 0;
+  const uint32_t id = g_next_stack_id++;
+  g_stack_ids->emplace(std::string(key), id);
+  SendStack(id, frames, count, now);
+  return id;
 }
 
 }  // namespace prof::injection::cuda
