@@ -4,6 +4,7 @@
 #include <string_view>
 #include <utility>
 
+#include "stats/duration_summary.h"
 #include "stats/sql_statistics.h"
 
 namespace prof::stats {
@@ -29,6 +30,7 @@ Status OpenReportDatabase(const std::string& path, storage::Database* out) {
   if (Status status = storage::Database::OpenReadOnly(path, &db); !status.ok()) return status;
   if (Status status = CheckIsReport(&db); !status.ok()) return status;
   if (Status status = RegisterStatisticsFunctions(&db); !status.ok()) return status;
+  if (Status status = RegisterDurationSummary(&db); !status.ok()) return status;
   *out = std::move(db);
   return Status::Ok();
 }

@@ -4,17 +4,9 @@
 -- Avg, Med and StdDev are rounded to 0.1 ns. Reads the cuda_api_calls view.
 WITH
   summary AS (
-    SELECT
-      name,
-      sum(duration) AS total,
-      count(*) AS calls,
-      avg(duration) AS mean,
-      median(duration) AS middle,
-      min(duration) AS shortest,
-      max(duration) AS longest,
-      stdev(duration) AS deviation
-    FROM cuda_api_calls
-    GROUP BY nameId
+    -- duration statistics per nameId in one pass (stats/duration_summary.h)
+    SELECT key2 AS name, total, instances AS calls, mean, middle, shortest, longest, deviation
+    FROM duration_summary((SELECT duration_groups(duration, nameId, name) FROM cuda_api_calls))
   )
 SELECT
   -- share of this row in the summed Total Time of all rows (%), one decimal

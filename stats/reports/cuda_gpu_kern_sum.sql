@@ -4,17 +4,9 @@
 -- Med and StdDev are rounded to 0.1 ns. Reads the cuda_kernels view.
 WITH
   summary AS (
-    SELECT
-      name,
-      sum(end - start) AS total,
-      count(*) AS instances,
-      avg(end - start) AS mean,
-      median(end - start) AS middle,
-      min(end - start) AS shortest,
-      max(end - start) AS longest,
-      stdev(end - start) AS deviation
-    FROM cuda_kernels
-    GROUP BY name
+    -- duration statistics per name in one pass (stats/duration_summary.h)
+    SELECT key1 AS name, total, instances, mean, middle, shortest, longest, deviation
+    FROM duration_summary((SELECT duration_groups(end - start, name) FROM cuda_kernels))
   )
 SELECT
   -- share of this row in the summed Total Time of all rows (%), one decimal

@@ -5,17 +5,10 @@
 -- cuda_gpu_mem_ops view.
 WITH
   summary AS (
-    SELECT
-      name,
-      sum(bytes) AS total,
-      count(*) AS operations,
-      avg(bytes) AS mean,
-      median(bytes) AS middle,
-      min(bytes) AS smallest,
-      max(bytes) AS largest,
-      stdev(bytes) AS deviation
-    FROM cuda_gpu_mem_ops
-    GROUP BY name
+    -- size statistics per name in one pass (stats/duration_summary.h)
+    SELECT key1 AS name, total, instances AS operations, mean, middle, shortest AS smallest,
+      longest AS largest, deviation
+    FROM duration_summary((SELECT duration_groups(bytes, name) FROM cuda_gpu_mem_ops))
   )
 SELECT
   -- bytes of all operations, summed (MB)

@@ -4,17 +4,9 @@
 -- and StdDev are rounded to 0.1 ns. Reads the cuda_gpu_mem_ops view.
 WITH
   summary AS (
-    SELECT
-      name,
-      sum(duration) AS total,
-      count(*) AS operations,
-      avg(duration) AS mean,
-      median(duration) AS middle,
-      min(duration) AS shortest,
-      max(duration) AS longest,
-      stdev(duration) AS deviation
-    FROM cuda_gpu_mem_ops
-    GROUP BY name
+    -- duration statistics per name in one pass (stats/duration_summary.h)
+    SELECT key1 AS name, total, instances AS operations, mean, middle, shortest, longest, deviation
+    FROM duration_summary((SELECT duration_groups(duration, name) FROM cuda_gpu_mem_ops))
   )
 SELECT
   -- share of this row in the summed Total Time of all rows (%), one decimal

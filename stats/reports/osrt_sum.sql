@@ -4,18 +4,10 @@
 -- Avg, Med and StdDev are rounded to 0.1 ns. Reads OSRT_API and StringIds.
 WITH
   summary AS (
-    SELECT
-      nameId,
-      sum(end - start) AS total,
-      count(*) AS calls,
-      avg(end - start) AS mean,
-      median(end - start) AS middle,
-      min(end - start) AS shortest,
-      max(end - start) AS longest,
-      stdev(end - start) AS deviation
-    FROM OSRT_API
-    WHERE eventClass = 27
-    GROUP BY nameId
+    -- duration statistics per nameId in one pass (stats/duration_summary.h)
+    SELECT key1 AS nameId, total, instances AS calls, mean, middle, shortest, longest, deviation
+    FROM duration_summary(
+      (SELECT duration_groups(end - start, nameId) FROM OSRT_API WHERE eventClass = 27))
   ),
   totals AS (
     SELECT sum(total) AS total FROM summary

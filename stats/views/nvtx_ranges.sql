@@ -27,6 +27,10 @@ SELECT
   -- "<domain name>:<range text>"; the default domain (no NvtxDomainCreate) has an empty name, so
   -- its ranges read ":<text>". A registered string (textId) wins over an inline `text`.
   coalesce(d.name, '') || ':' || coalesce(sid.value, ne.text, '') AS name,
+  -- the name's two parts, for grouping without building the name per row (nvtx_range_summary):
+  -- the domain's name (NULL in the default domain) and the range text
+  d.name AS domainName,
+  coalesce(sid.value, ne.text, '') AS text,
   -- thread that opened the range (nsys GlobalId: pid in bits 24..47, tid in bits 0..23)
   ne.globalTid AS globalTid,
   -- NVTX domain id; push/pop stacks are kept per thread and domain
