@@ -124,19 +124,6 @@ class InputCopier {
   MergeOutcome* outcome_;
 };
 
-// prof's indexes (storage/schema/indexes/) on the tables the merged report has.
-Status CreateIndexes(storage::Database* out) {
-  for (const storage::TableSpec& spec : storage::KnownTables()) {
-    const std::optional<std::string_view> ddl = storage::IndexDdl(spec.name);
-    if (!ddl) continue;
-    bool exists = false;
-    if (Status status = out->TableExists(spec.name, &exists); !status.ok()) return status;
-    if (!exists) continue;
-    if (Status status = out->Exec(*ddl); !status.ok()) return status;
-  }
-  return Status::Ok();
-}
-
 Status WriteMerged(const std::vector<MergeInput>& inputs, const std::string& final_path,
                    storage::Database* out, MergeOutcome* outcome) {
   if (Status status = out->Exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF");
@@ -167,7 +154,6 @@ Status WriteMerged(const std::vector<MergeInput>& inputs, const std::string& fin
   }
   if (Status status = WriteSessionStart(out, start_ns); !status.ok()) return status;
   if (Status status = session.Write(start_ns, paths); !status.ok()) return status;
-  if (Status status = CreateIndexes(out); !status.ok()) return status;
   return transaction.Commit();
 }
 

@@ -53,13 +53,4 @@ Status ReportSchema::InsertEnumRows(std::string_view table) {
   return status;
 }
 
-Status ReportSchema::BuildIndexes() {
-  for (const std::string& table : tables_) {
-    const std::optional<std::string_view> ddl = IndexDdl(table);
-    if (!ddl) continue;
-    if (Status status = db_->Exec(*ddl); !status.ok()) return status;
-  }
-  return Status::Ok();
-}
-
 }  // namespace prof::storage

@@ -20,8 +20,6 @@ class ReportSchema {
   // Creates `table` unless it exists, with the ENUM_* tables it refers to; an ENUM_* table gets its
   // fixed rows when created. Fails for a table schema_catalog.h does not know.
   Status EnsureTable(std::string_view table);
-  // Runs the index DDL of every created table that has one.
-  Status BuildIndexes();
 
   bool HasTable(std::string_view table) const;
   // Created tables, in creation order.

@@ -116,7 +116,6 @@ class ReportWriter::Impl : private BatchSink {
     return batch.table->Write(batch, &schema_, &db_);
   }
   Status CommitRows() override;
-  Status BuildIndexes();
   void ReleaseStatements();
   Status CloseAndRename();
   // Keeps the first failure; every later call becomes a no-op that Commit/Finish report.
@@ -241,7 +240,6 @@ Status ReportWriter::Impl::Finish(const SessionInfo& session) {
   if (status.ok()) status = FlushTables();
   // The backlog is written and SQLite is this thread's again.
   if (status.ok()) status = batches_.Stop();
-  if (status.ok()) status = BuildIndexes();
   if (status.ok()) status = transaction_.Commit();
   if (status.ok()) status = CloseAndRename();
   if (!status.ok()) {
@@ -260,17 +258,6 @@ std::array<TableInserter*, 26> ReportWriter::Impl::AllTables() {
           &string_ids_,      &export_metadata_,    &session_values_,  &session_start_,
           &processes_table_, &thread_names_table_, &cuda_callchains_, &cublas_events_,
           &cudnn_events_,    &mpi_ranks_};
-}
-
-// The index sorts spill to a temporary file rather than memory: for 10 M rows prof's peak is then
-// 170 MB instead of 390 MB, in about the same time. Where no temporary directory is writable
-// they run in memory after all.
-Status ReportWriter::Impl::BuildIndexes() {
-  Status status = db_.Exec("PRAGMA temp_store = FILE");
-  if (status.ok()) status = schema_.BuildIndexes();
-  if (status.ok()) return status;
-  if (Status in_memory = db_.Exec("PRAGMA temp_store = MEMORY"); !in_memory.ok()) return in_memory;
-  return schema_.BuildIndexes();
 }
 
 void ReportWriter::Impl::ReleaseStatements() {

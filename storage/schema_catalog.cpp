@@ -89,10 +89,6 @@ std::optional<std::string_view> TableDdl(std::string_view table_name) {
   return FindSchemaFile("tables/" + SchemaFileStem(table_name) + ".sql");
 }
 
-std::optional<std::string_view> IndexDdl(std::string_view table_name) {
-  return FindSchemaFile("indexes/" + SchemaFileStem(table_name) + ".sql");
-}
-
 std::vector<EnumRow> EnumRows(std::string_view table_name) {
   std::vector<EnumRow> rows;
   const std::optional<std::string_view> tsv = FindSchemaFile("enum_rows.tsv");

@@ -1,7 +1,6 @@
 // The tables prof writes, where their DDL lives and when they are created.
 //
-// Adding a table: put its CREATE TABLE in storage/schema/tables/<lowercase name>.sql (and any
-// CREATE INDEX in storage/schema/indexes/<lowercase name>.sql, built at Finish), fixed rows
+// Adding a table: put its CREATE TABLE in storage/schema/tables/<lowercase name>.sql, fixed rows
 // (ENUM_*) in storage/schema/enum_rows.tsv, add the .sql file to storage/CMakeLists.txt and a line
 // to the table list in schema_catalog.cpp. The writer then needs a row struct, an InsertSpec and
 // a Bind() (row_binders.h), a TableInserter in ReportWriter::Impl (listed in AllTables()) and an
@@ -41,8 +40,6 @@ const TableSpec* FindTableSpec(std::string_view name);
 std::string SchemaFileStem(std::string_view table_name);
 // The CREATE TABLE statement; nullopt when no DDL was compiled in for `table_name`.
 std::optional<std::string_view> TableDdl(std::string_view table_name);
-// The CREATE INDEX statements of a table, or nullopt when it has none.
-std::optional<std::string_view> IndexDdl(std::string_view table_name);
 // The fixed rows of an ENUM_* table, from enum_rows.tsv, in file order (empty for other tables).
 std::vector<EnumRow> EnumRows(std::string_view table_name);
 

@@ -97,13 +97,13 @@ int main(int argc, char** argv) {
   }
   const double finish_seconds = SecondsSince(finish_start);
   const double total_seconds = load_seconds + finish_seconds;
-  const double cpu_seconds = CpuSeconds() - cpu_start;  // both threads, indexes included
+  const double cpu_seconds = CpuSeconds() - cpu_start;  // both threads
   std::printf("rows:             %lld (2/3 OSRT_API, 1/3 NVTX_EVENTS)\n",
               static_cast<long long>(rows));
   // Add* hand rows to the writer thread, so "load" ends when the last row is queued; the rows
-  // still queued then are written during "finish", before the indexes.
+  // still queued then are written during "finish", before the commit.
   std::printf("load:             %.3f s, %.0f rows/s\n", load_seconds, rows / load_seconds);
-  std::printf("finish (backlog, indexes): %.3f s\n", finish_seconds);
+  std::printf("finish (backlog, commit): %.3f s\n", finish_seconds);
   std::printf("total:            %.3f s, %.0f rows/s (CPU %.3f s, %.0f rows per CPU second)\n",
               total_seconds, rows / total_seconds, cpu_seconds, rows / cpu_seconds);
   std::printf("report size:      %.1f MiB\n",

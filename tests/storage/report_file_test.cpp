@@ -142,12 +142,9 @@ TEST_CASE("Finish writes the session tables and builds the indexes", "[storage][
                   "('EXPORT_PRODUCT_NAME', 'EXPORT_SCHEMA_VERSION') ORDER BY rowid") ==
         Rows{{"EXPORT_PRODUCT_NAME", "prof"}, {"EXPORT_SCHEMA_VERSION", "3.20.3"}});
   CHECK(QueryRows(path, "SELECT count(*) FROM META_DATA_EXPORT") == Rows{{"12"}});
-  // Only tables that exist get their index: OSRT_API has no rows, so no table and no index.
-  CHECK(QueryRows(path,
-                  "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' "
-                  "ORDER BY name") == Rows{{"prof_nvtx_events_start", "NVTX_EVENTS"}});
-  CHECK(QueryRows(path, "SELECT name FROM pragma_index_info('prof_nvtx_events_start')") ==
-        Rows{{"start"}});
+  // Like nsys's export, no index beyond the primary keys': building one cost more time at the
+  // program's exit (1.7 s for 3 M rows) and a fifth of the file, for no report that needed it.
+  CHECK(QueryRows(path, "SELECT count(*) FROM sqlite_master WHERE type = 'index'") == Rows{{"0"}});
 }
 
 }  // namespace
