@@ -6,14 +6,14 @@
 #     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc && cmake --build build-gpu -j2
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
-# GPU_CHECKS (default "cuda torch dataloader memory capture analyze libraries bench") picks sections.
+# GPU_CHECKS (default "cuda torch dataloader spawn memory capture analyze libraries bench") picks sections.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch dataloader memory capture analyze libraries bench}
+sections=${GPU_CHECKS:-cuda torch dataloader spawn memory capture analyze libraries bench}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -137,6 +137,35 @@ if [[ " $sections " == *" dataloader "* ]]; then
   run_pair dataloader cuda,nvtx,osrt tests/gpu/dataloader_step.py
   processes=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM PROCESSES').fetchone()[0])" "$work/dataloader.prof.sqlite")
   [ "${processes:-0}" -ge 3 ]; check "dataloader: worker processes traced" $? "PROCESSES rows: $processes"
+fi
+
+if [[ " $sections " == *" spawn "* ]]; then
+  echo "== CUDA in spawned children (multiprocessing spawn, subprocess, os.system)"
+  "$prof" profile -t cuda,osrt -f true -o "$work/spawn" python3 tests/gpu/spawn_cuda.py \
+    > "$work/spawn.out" 2>&1
+  spawn_rc=$?
+  python3 - "$work/spawn.sqlite" "$work/spawn.out" > "$work/spawn.check" 2>&1 <<'PY'
+import re, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+printed = {who: (int(pid), int(n)) for who, pid, n in
+           re.findall(r"^(\w+) pid=(\d+) kernels=(\d+)$", open(sys.argv[2]).read(), re.M)}
+kernels = dict(db.execute("SELECT (k.globalPid >> 24) & 0xFFFFFF, count(*) FROM "
+                          "CUPTI_ACTIVITY_KIND_KERNEL k JOIN ("
+                          "SELECT DISTINCT globalPid FROM PROCESSES) p "
+                          "ON k.globalPid = p.globalPid GROUP BY 1").fetchall())
+failed = 0
+for who in ("parent", "spawn", "subprocess", "system"):
+    pid, expected = printed.get(who, (None, None))
+    got = kernels.get(pid, 0)
+    ok = pid is not None and got == expected
+    failed += not ok
+    print(("PASS" if ok else "FAIL"), f"{who}: pid {pid} fill kernels {got}, expected {expected}")
+print(f"PASS: 0 failed; {len(printed)} processes with their kernels" if not failed
+      else f"FAIL: {failed} processes without their kernels: {kernels}")
+sys.exit(1 if failed else 0)
+PY
+  [ $? -eq 0 ] && [ $spawn_rc -eq 0 ]; check "spawn: every child's CUDA kernels under its pid" $? "exit $spawn_rc; $(summary_of "$work/spawn.check")"
+  cat "$work/spawn.check"; tail -3 "$work/spawn.out"
 fi
 
 if [[ " $sections " == *" memory "* ]]; then
