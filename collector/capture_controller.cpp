@@ -28,7 +28,7 @@ void CaptureController::CloseExpiredWindow(uint64_t now_ns) {
   }
 }
 
-void CaptureController::Tick(uint64_t now_ns, ChildProcess* child) {
+int CaptureController::Tick(uint64_t now_ns) {
   if (!armed_ && now_ns - start_ns_ >= options_.delay_ns) ArmOrOpen(now_ns);
   CloseExpiredWindow(now_ns);
   const bool ends_program =
@@ -36,9 +36,10 @@ void CaptureController::Tick(uint64_t now_ns, ChildProcess* child) {
       (options_.range != protocol::CaptureRange::kNone && options_.shuts_down());
   if (!signalled_ && ends_program && options_.kill_signal != 0 &&
       control_->state.load(std::memory_order_acquire) == protocol::kCaptureDone) {
-    child->Signal(options_.kill_signal);
     signalled_ = true;
+    return options_.kill_signal;
   }
+  return 0;
 }
 
 int CaptureController::PollTimeoutMs(uint64_t now_ns, int longest_ms) const {

@@ -6,14 +6,14 @@
 //   program's triggers (NVTX ranges, cudaProfilerStart) and the program opens windows itself.
 // - --duration closes any window that has been open that long.
 // - When the last window has closed (the page's state is kCaptureDone) after --duration or with a
-//   shutdown range end, the program gets --kill's signal, once; --kill=none leaves it running.
+//   shutdown range end, the program's process tree gets --kill's signal, once; --kill=none leaves
+//   it running.
 // Single-threaded: the session's poll loop calls Tick() between polls.
 #pragma once
 
 #include <cstdint>
 
 #include "collector/capture_options.h"
-#include "collector/launcher.h"
 #include "injection/protocol/capture_control.h"
 
 namespace prof::collector {
@@ -25,8 +25,9 @@ class CaptureController {
 
   // The program is about to be released at `now_ns`: the timers start here.
   void Start(uint64_t now_ns);
-  // Fires the timers that are due.
-  void Tick(uint64_t now_ns, ChildProcess* child);
+  // Fires the timers that are due. Returns the signal the program's process tree must get now
+  // (--kill's, once), else 0.
+  int Tick(uint64_t now_ns);
   // How long the poll loop may wait before the next timer is due: `longest_ms` at most.
   int PollTimeoutMs(uint64_t now_ns, int longest_ms) const;
 

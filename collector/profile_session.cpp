@@ -44,24 +44,34 @@ volatile sig_atomic_t g_stop_requests = 0;
 // SIGINTs received so far: the second one ends the wait for the program's data.
 volatile sig_atomic_t g_interrupts = 0;
 
+// The signal last forwarded, and how many were. A handler sends it to the program at once; the
+// poll loop then sends it to the program's descendants, whose pids a handler cannot look up.
+volatile sig_atomic_t g_forwarded_signal = 0;
+volatile sig_atomic_t g_forwards = 0;
+
+void Forward(int signal) {
+  g_forwarded_signal = signal;
+  g_forwards = g_forwards + 1;
+  if (g_child_for_signals != nullptr) g_child_for_signals->Signal(signal);
+}
+
 void ForwardSignal(int signal) {
   g_stop_requests = g_stop_requests + 1;
-  if (g_child_for_signals != nullptr) g_child_for_signals->Signal(signal);
+  Forward(signal);
 }
 
 // A terminal's Ctrl-C (si_code SI_KERNEL) already reaches the whole foreground process group, the
 // program included; a SIGINT that a process sent to prof alone (kill: si_code <= 0) goes on to it.
 void OnInterrupt(int signal, siginfo_t* info, void* /*context*/) {
   g_interrupts = g_interrupts + 1;
-  if (info != nullptr && info->si_code <= 0 && g_child_for_signals != nullptr) {
-    g_child_for_signals->Signal(signal);
-  }
+  if (info != nullptr && info->si_code <= 0) Forward(signal);
 }
 
-// SIGTERM/SIGHUP sent to prof go on to the program, which decides when to exit; prof keeps
-// collecting until it does. SIGINT likewise (OnInterrupt), and a second one makes prof finish with
-// the data that arrived. SIGQUIT from a terminal already reaches the program, so prof ignores it.
-// Installed while the program runs; restores prof's previous dispositions when destroyed.
+// SIGTERM/SIGHUP sent to prof go on to the program (and, from the poll loop, its descendants),
+// which decides when to exit; prof keeps collecting until it does. SIGINT likewise (OnInterrupt),
+// and a second one makes prof finish with the data that arrived. SIGQUIT from a terminal already
+// reaches the program, so prof ignores it. Installed while the program runs; restores prof's
+// previous dispositions when destroyed.
 class SignalForwarding {
  public:
   explicit SignalForwarding(ChildProcess* child) {
@@ -179,6 +189,16 @@ int64_t UtcNowNs() {
       .count();
 }
 
+// `signal` to every traced process of the program's tree but the program itself: what a signal to
+// its process group reaches, also where a descendant made a group of its own.
+void SignalDescendants(const SessionServer& server, const ChildProcess& child, int signal) {
+  for (uint32_t pid : server.StreamingPids()) {
+    if (static_cast<pid_t>(pid) != child.pid() && static_cast<pid_t>(pid) != getpid()) {
+      kill(static_cast<pid_t>(pid), signal);
+    }
+  }
+}
+
 // Reads streams until the program exits and then until every stream of its process tree has ended
 // (or SIGTERM/SIGHUP reaches prof after the exit), running the capture timers in between; a second
 // SIGINT ends it at once, the program running or not.
@@ -190,13 +210,21 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRout
   uint64_t exit_time = 0;
   uint64_t quiet_since = 0;  // when the last connection closed after the exit
   sig_atomic_t stop_requests_at_exit = 0;
+  sig_atomic_t forwards_done = 0;
   bool commit_failed = false;
   while (true) {
     const int timeout_ms =
         exited ? 10 : capture->PollTimeoutMs(protocol::MonotonicNowNs(), kPollIntervalMs);
     server->PollOnce(timeout_ms, exited ? -1 : child->exit_fd(), router);
     const uint64_t now = protocol::MonotonicNowNs();
-    if (!exited) capture->Tick(now, child);
+    if (const int kill_signal = exited ? 0 : capture->Tick(now)) {
+      child->Signal(kill_signal);
+      SignalDescendants(*server, *child, kill_signal);
+    }
+    if (g_forwards != forwards_done) {
+      forwards_done = g_forwards;
+      SignalDescendants(*server, *child, g_forwarded_signal);
+    }
     router->Refresh();
     if (!exited && child->Reap(false, exit_code)) {
       exited = true;

@@ -128,6 +128,14 @@ void SessionServer::End(Connection* connection, StreamSink* sink) {
   close(connection->fd);
 }
 
+std::vector<uint32_t> SessionServer::StreamingPids() const {
+  std::vector<uint32_t> pids;
+  for (const auto& connection : connections_) {
+    if (connection->started) pids.push_back(connection->process.pid);
+  }
+  return pids;
+}
+
 void SessionServer::CloseAll(StreamSink* sink) {
   for (auto& connection : connections_) End(connection.get(), sink);
   connections_.clear();

@@ -101,6 +101,42 @@ std::string RealPython() {
   return result.out;
 }
 
+// tree_program family's two marks, each with the pid that made it: "child" from the child the
+// program printed, "parent" from another process.
+void CheckFamilyMarks(const std::string& report, const std::string& program_output) {
+  const Rows marks = QueryRows(report,
+                               "SELECT text, (globalTid >> 24) & 0xFFFFFF FROM NVTX_EVENTS "
+                               "WHERE eventType = 34 ORDER BY text");
+  REQUIRE(marks.size() == 2);
+  CHECK(marks[0] == Rows::value_type{"child", PidAfter(program_output, "child=")});
+  CHECK(marks[1][0] == "parent");
+  CHECK(marks[1][1] != marks[0][1]);
+}
+
+TEST_CASE("the end of --duration kills the program's descendants too, in another group or not") {
+  const std::string report = MakeTempDir("tree-kill") + "/r.sqlite";
+  // timeout's SIGKILL bounds a failure: prof would wait 60 s for the child it failed to kill.
+  const CommandResult result =
+      RunCommand({"timeout", "-s", "KILL", "30", ProfBinary(), "profile", "-q", "-t", "nvtx",
+                  "--duration=1", "-o", report, TestProgram("tree_program"), "family"});
+  INFO("stdout:\n" << result.out << "\nstderr:\n" << result.err);
+  CHECK(result.exit_code == 128 + SIGTERM);
+  CheckFamilyMarks(report, result.out);
+}
+
+TEST_CASE("SIGTERM sent to prof reaches the program's descendants") {
+  const std::string report = MakeTempDir("tree-sigterm") + "/r.sqlite";
+  const std::string script = "'" + ProfBinary() + "' profile -q -t nvtx -o '" + report + "' '" +
+                             TestProgram("tree_program") +
+                             "' family & prof=$!; sleep 1; kill -TERM $prof; wait $prof; "
+                             "echo prof-exit=$?";
+  const CommandResult result = RunCommand({"timeout", "-s", "KILL", "30", "sh", "-c", script});
+  INFO("stdout:\n" << result.out << "\nstderr:\n" << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(PidAfter(result.out, "prof-exit=") == std::to_string(128 + SIGTERM));
+  CheckFamilyMarks(report, result.out);
+}
+
 TEST_CASE("SIGINT sent to prof reaches the program and the report is finished") {
   const std::string report = MakeTempDir("tree-sigint") + "/r.sqlite";
   // kill -INT to prof alone (not a terminal's Ctrl-C, which reaches the program by itself).

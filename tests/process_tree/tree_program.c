@@ -4,7 +4,10 @@
  *   tree_program system          system("<self> leaf system"), exits with the leaf's status
  *   tree_program linger MS CODE  forks a child that outlives the parent: it sleeps MS ms, emits the
  *                                NVTX range "late" and exits 0; the parent prints "child=N" and
- *                                exits CODE at once, without waiting */
+ *                                exits CODE at once, without waiting
+ *   tree_program family          forks a child that leaves the process group, marks "child" and
+ *                                sleeps 60 s; the parent prints "child=N", marks "parent" and
+ *                                waits for it */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
@@ -62,11 +65,34 @@ static int Linger(int ms, int code) {
   return code;
 }
 
+static int Family(void) {
+  fflush(stdout);
+  const pid_t child = fork();
+  if (child < 0) return 2;
+  if (child == 0) {
+    /* Out of the program's process group, so that a signal to the group would miss it; off the
+     * test's pipes, and gone after 60 s at most, so that a failing test leaves nothing waiting. */
+    setpgid(0, 0);
+    const int null_fd = open("/dev/null", O_RDWR);
+    dup2(null_fd, STDOUT_FILENO);
+    dup2(null_fd, STDERR_FILENO);
+    nvtxMarkA("child");
+    sleep(60);
+    exit(0);
+  }
+  printf("child=%d\n", (int)child);
+  fflush(stdout);
+  nvtxMarkA("parent");
+  waitpid(child, NULL, 0);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc >= 3 && strcmp(argv[1], "leaf") == 0) return Leaf(argv[2]);
   if (argc >= 2 && strcmp(argv[1], "spawn") == 0) return Spawn(argv[0]);
   if (argc >= 2 && strcmp(argv[1], "system") == 0) return System(argv[0]);
   if (argc >= 4 && strcmp(argv[1], "linger") == 0) return Linger(atoi(argv[2]), atoi(argv[3]));
-  fprintf(stderr, "usage: tree_program leaf TAG | spawn | system | linger MS CODE\n");
+  if (argc >= 2 && strcmp(argv[1], "family") == 0) return Family();
+  fprintf(stderr, "usage: tree_program leaf TAG | spawn | system | linger MS CODE | family\n");
   return 64;
 }
