@@ -5,6 +5,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -133,6 +134,9 @@ std::vector<uint32_t> SessionServer::StreamingPids() const {
   for (const auto& connection : connections_) {
     if (connection->started) pids.push_back(connection->process.pid);
   }
+  // A process may stream on two connections for a moment (a fork child's, then its exec's).
+  std::sort(pids.begin(), pids.end());
+  pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
   return pids;
 }
 

@@ -41,7 +41,8 @@ class SessionServer {
   // none), then accepts and reads everything available. Returns true when `extra_fd` is readable.
   bool PollOnce(int timeout_ms, int extra_fd, StreamSink* sink);
   size_t open_connections() const { return connections_.size(); }
-  // The pids of the processes whose streams are open: the traced processes still running.
+  // The pids of the processes whose streams are open (the traced processes still running), each
+  // once.
   std::vector<uint32_t> StreamingPids() const;
   // Ends every connection still open (their records so far are kept).
   void CloseAll(StreamSink* sink);
