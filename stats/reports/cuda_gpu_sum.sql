@@ -5,18 +5,10 @@
 -- cuda_gpu_ops view.
 WITH
   summary AS (
-    SELECT
-      category,
-      name,
-      sum(duration) AS total,
-      count(*) AS instances,
-      avg(duration) AS mean,
-      median(duration) AS middle,
-      min(duration) AS shortest,
-      max(duration) AS longest,
-      stdev(duration) AS deviation
-    FROM cuda_gpu_ops
-    GROUP BY category, name
+    -- duration statistics per category and name in one pass (stats/duration_summary.h)
+    SELECT key1 AS category, key2 AS name, total, instances, mean, middle, shortest, longest,
+      deviation
+    FROM duration_summary((SELECT duration_groups(duration, category, name) FROM cuda_gpu_ops))
   )
 SELECT
   -- share of this row in the summed Total Time of all rows (%), one decimal
