@@ -115,10 +115,11 @@ void CheckFamilyMarks(const std::string& report, const std::string& program_outp
 
 TEST_CASE("the end of --duration kills the program's descendants too, in another group or not") {
   const std::string report = MakeTempDir("tree-kill") + "/r.sqlite";
-  // timeout's SIGKILL bounds a failure: prof would wait 60 s for the child it failed to kill.
+  // timeout's SIGKILL bounds a failure: prof would wait 60 s for the child it failed to kill. Both
+  // marks are made well inside the 2 s, sanitizer builds included, and reach prof within 0.1 s.
   const CommandResult result =
       RunCommand({"timeout", "-s", "KILL", "30", ProfBinary(), "profile", "-q", "-t", "nvtx",
-                  "--duration=1", "-o", report, TestProgram("tree_program"), "family"});
+                  "--duration=2", "-o", report, TestProgram("tree_program"), "family"});
   INFO("stdout:\n" << result.out << "\nstderr:\n" << result.err);
   CHECK(result.exit_code == 128 + SIGTERM);
   CheckFamilyMarks(report, result.out);
@@ -126,10 +127,14 @@ TEST_CASE("the end of --duration kills the program's descendants too, in another
 
 TEST_CASE("SIGTERM sent to prof reaches the program's descendants") {
   const std::string report = MakeTempDir("tree-sigterm") + "/r.sqlite";
+  // SIGTERM once both marks are made (the program prints child=N then) and have had time to reach
+  // prof: a process killed by a signal loses what its ring still held (docs/architecture.md).
+  const std::string out = MakeTempDir("tree-sigterm-out") + "/out";
   const std::string script = "'" + ProfBinary() + "' profile -q -t nvtx -o '" + report + "' '" +
-                             TestProgram("tree_program") +
-                             "' family & prof=$!; sleep 1; kill -TERM $prof; wait $prof; "
-                             "echo prof-exit=$?";
+                             TestProgram("tree_program") + "' family > '" + out +
+                             "' & prof=$!; until grep -q child= '" + out +
+                             "'; do sleep 0.05; done; sleep 0.5; kill -TERM $prof; wait $prof; " +
+                             "echo prof-exit=$?; cat '" + out + "'";
   const CommandResult result = RunCommand({"timeout", "-s", "KILL", "30", "sh", "-c", script});
   INFO("stdout:\n" << result.out << "\nstderr:\n" << result.err);
   REQUIRE(result.exit_code == 0);

@@ -6,8 +6,8 @@
  *                                NVTX range "late" and exits 0; the parent prints "child=N" and
  *                                exits CODE at once, without waiting
  *   tree_program family          forks a child that leaves the process group, marks "child" and
- *                                sleeps 60 s; the parent prints "child=N", marks "parent" and
- *                                waits for it */
+ *                                sleeps 60 s; once the child has marked, the parent marks
+ *                                "parent", prints "child=N" and waits for it */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
@@ -66,6 +66,8 @@ static int Linger(int ms, int code) {
 }
 
 static int Family(void) {
+  int marked[2];
+  if (pipe(marked) != 0) return 2;
   fflush(stdout);
   const pid_t child = fork();
   if (child < 0) return 2;
@@ -77,12 +79,15 @@ static int Family(void) {
     dup2(null_fd, STDOUT_FILENO);
     dup2(null_fd, STDERR_FILENO);
     nvtxMarkA("child");
+    if (write(marked[1], "m", 1) != 1) exit(3);
     sleep(60);
     exit(0);
   }
+  char byte;
+  if (read(marked[0], &byte, 1) != 1) return 3;
+  nvtxMarkA("parent");
   printf("child=%d\n", (int)child);
   fflush(stdout);
-  nvtxMarkA("parent");
   waitpid(child, NULL, 0);
   return 0;
 }
