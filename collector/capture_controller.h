@@ -31,8 +31,6 @@ class CaptureController {
   // How long the poll loop may wait before the next timer is due: `longest_ms` at most.
   int PollTimeoutMs(uint64_t now_ns, int longest_ms) const;
 
-  bool signalled() const { return signalled_; }
-
  private:
   void ArmOrOpen(uint64_t now_ns);
   void CloseExpiredWindow(uint64_t now_ns);

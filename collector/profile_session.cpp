@@ -193,9 +193,7 @@ int64_t UtcNowNs() {
 // its process group reaches, also where a descendant made a group of its own.
 void SignalDescendants(const SessionServer& server, const ChildProcess& child, int signal) {
   for (uint32_t pid : server.StreamingPids()) {
-    if (static_cast<pid_t>(pid) != child.pid() && static_cast<pid_t>(pid) != getpid()) {
-      kill(static_cast<pid_t>(pid), signal);
-    }
+    if (static_cast<pid_t>(pid) != child.pid()) kill(static_cast<pid_t>(pid), signal);
   }
 }
 
