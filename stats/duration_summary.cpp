@@ -6,212 +6,129 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <memory>
+#include <optional>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 #include <vector>
+
+#include "stats/duration_groups.h"
 
 namespace prof::stats {
 namespace {
 
-constexpr int kMaxKeys = 3;
-constexpr char kBlobMagic[4] = {'P', 'D', 'S', '1'};
+// ---- duration_groups: the aggregate ----
 
-// One group-by key value, typed as SQLite typed it.
-struct KeyValue {
-  int type = SQLITE_NULL;  // SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT or SQLITE_BLOB
-  int64_t integer = 0;
-  double real = 0;
-  std::string bytes;  // TEXT or BLOB
-
-  bool operator==(const KeyValue& other) const {
-    if (type != other.type) return false;
-    switch (type) {
-      case SQLITE_INTEGER:
-        return integer == other.integer;
-      case SQLITE_FLOAT:
-        return real == other.real;
-      case SQLITE_TEXT:
-      case SQLITE_BLOB:
-        return bytes == other.bytes;
-      default:
-        return true;
-    }
-  }
+struct GroupsState {
+  GroupTable table;
+  GroupKey scratch;  // the current row's key, reused so that a lookup allocates nothing
 };
 
-struct Key {
-  KeyValue values[kMaxKeys];
-  bool operator==(const Key& other) const {
-    return std::equal(std::begin(values), std::end(values), std::begin(other.values));
-  }
-};
-
-struct KeyHash {
-  size_t operator()(const Key& key) const {
-    size_t hash = 0;
-    for (const KeyValue& value : key.values) {
-      size_t part = std::hash<int>()(value.type);
-      if (value.type == SQLITE_INTEGER) part ^= std::hash<int64_t>()(value.integer) * 31;
-      if (value.type == SQLITE_FLOAT) part ^= std::hash<double>()(value.real) * 31;
-      if (value.type == SQLITE_TEXT || value.type == SQLITE_BLOB) {
-        part ^= std::hash<std::string_view>()(value.bytes) * 31;
-      }
-      hash = hash * 1000003 ^ part;
-    }
-    return hash;
-  }
-};
-
-// The values of one group. The sum is kept exactly in int64 while every value is an integer (as
-// SQLite's sum() does); the standard deviation uses the same long-double Welford recurrence as
-// sql_statistics.cpp's stdev(), so both give the same digits.
-struct Group {
-  std::vector<double> values;  // for the median; exact for |durations| < 2^53 ns
-  bool all_integers = true;
-  int64_t integer_sum = 0;
-  double real_sum = 0;
-  int64_t integer_min = 0, integer_max = 0;
-  double real_min = 0, real_max = 0;
-  long double mean = 0, squares = 0;
-
-  void Add(sqlite3_value* value) {
-    const bool integer = sqlite3_value_type(value) == SQLITE_INTEGER;
-    const double real = sqlite3_value_double(value);
-    if (integer) {
-      const int64_t v = sqlite3_value_int64(value);
-      integer_min = values.empty() ? v : std::min(integer_min, v);
-      integer_max = values.empty() ? v : std::max(integer_max, v);
-      if (all_integers && __builtin_add_overflow(integer_sum, v, &integer_sum))
-        all_integers = false;
+// The aggregate's state, with the current row's keys (argv[1..]) read into its scratch key; null
+// when out of memory.
+GroupsState* StepState(sqlite3_context* context, int argc, sqlite3_value** argv) {
+  auto** state =
+      static_cast<GroupsState**>(sqlite3_aggregate_context(context, sizeof(GroupsState*)));
+  if (state == nullptr) return nullptr;
+  if (*state == nullptr) *state = new GroupsState();
+  GroupsState* groups = *state;
+  for (int i = 0; i < kMaxGroupKeys; ++i) {
+    if (i + 1 < argc) {
+      groups->scratch.values[i].Read(argv[i + 1]);
     } else {
-      all_integers = false;
+      groups->scratch.values[i].type = SQLITE_NULL;
     }
-    real_min = values.empty() ? real : std::min(real_min, real);
-    real_max = values.empty() ? real : std::max(real_max, real);
-    real_sum += real;
-    values.push_back(real);
-    const long double delta = real - mean;
-    mean += delta / static_cast<long double>(values.size());
-    squares += delta * (real - mean);
   }
-
-  double Median() {
-    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-    std::nth_element(values.begin(), middle, values.end());
-    if (values.size() % 2 == 1) return *middle;
-    const double lower = *std::max_element(values.begin(), middle);  // the lower half's largest
-    return (lower + *middle) / 2;
-  }
-};
-
-struct Groups {
-  std::unordered_map<Key, size_t, KeyHash> index;  // key -> position in `order`
-  std::vector<std::pair<Key, Group>> order;        // first-seen order
-  Key scratch;  // the current row's key, reused so that a lookup allocates nothing
-};
-
-void ReadKey(sqlite3_value* value, KeyValue* out) {
-  out->type = sqlite3_value_type(value);
-  switch (out->type) {
-    case SQLITE_INTEGER:
-      out->integer = sqlite3_value_int64(value);
-      break;
-    case SQLITE_FLOAT:
-      out->real = sqlite3_value_double(value);
-      break;
-    case SQLITE_TEXT:
-    case SQLITE_BLOB: {
-      const void* data = out->type == SQLITE_TEXT
-                             ? static_cast<const void*>(sqlite3_value_text(value))
-                             : sqlite3_value_blob(value);
-      out->bytes.assign(static_cast<const char*>(data),
-                        static_cast<size_t>(sqlite3_value_bytes(value)));
-      break;
-    }
-    default:
-      break;
-  }
+  return groups;
 }
 
 void GroupsStep(sqlite3_context* context, int argc, sqlite3_value** argv) {
-  auto** state = static_cast<Groups**>(sqlite3_aggregate_context(context, sizeof(Groups*)));
-  if (state == nullptr) return sqlite3_result_error_nomem(context);
-  if (*state == nullptr) *state = new Groups();
-  Groups& groups = **state;
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
-  for (int i = 0; i < kMaxKeys; ++i) {
-    if (i + 1 < argc) {
-      ReadKey(argv[i + 1], &groups.scratch.values[i]);
-    } else {
-      groups.scratch.values[i].type = SQLITE_NULL;
-    }
-  }
-  auto found = groups.index.find(groups.scratch);
-  if (found == groups.index.end()) {
-    found = groups.index.emplace(groups.scratch, groups.order.size()).first;
-    groups.order.emplace_back(groups.scratch, Group{});
-  }
-  groups.order[found->second].second.Add(argv[0]);
+  GroupsState* groups = StepState(context, argc, argv);
+  if (groups == nullptr) return sqlite3_result_error_nomem(context);
+  groups->table.Find(groups->scratch).Add(argv[0]);
 }
 
-// The BLOB: magic, then per group its keys and its statistics. Each number is tagged with its
-// SQLite type so that duration_summary returns INTEGER where SQLite's own aggregates would.
-class BlobWriter {
- public:
-  void Bytes(const void* data, size_t size) {
-    const auto* bytes = static_cast<const char*>(data);
-    blob_.insert(blob_.end(), bytes, bytes + size);
+// duration_groups_merge(group_values, key...): like duration_groups, with every value of a
+// duration_groups() BLOB (a duration_summary row's group_values) added at once.
+void MergeStep(sqlite3_context* context, int argc, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  GroupTable values;
+  if (sqlite3_value_type(argv[0]) != SQLITE_BLOB ||
+      !GroupTable::Decode(sqlite3_value_blob(argv[0]),
+                          static_cast<size_t>(sqlite3_value_bytes(argv[0])), &values)) {
+    return sqlite3_result_error(
+        context, "duration_groups_merge: the first argument is not from duration_groups()", -1);
   }
-  template <typename T>
-  void Plain(T value) {
-    Bytes(&value, sizeof(value));
-  }
-  void Value(const KeyValue& value) {
-    Plain(static_cast<uint8_t>(value.type));
-    if (value.type == SQLITE_INTEGER) Plain(value.integer);
-    if (value.type == SQLITE_FLOAT) Plain(value.real);
-    if (value.type == SQLITE_TEXT || value.type == SQLITE_BLOB) {
-      Plain(static_cast<uint32_t>(value.bytes.size()));
-      Bytes(value.bytes.data(), value.bytes.size());
-    }
-  }
-  void Number(bool integer, int64_t as_integer, double as_real) {
-    KeyValue value;
-    value.type = integer ? SQLITE_INTEGER : SQLITE_FLOAT;
-    value.integer = as_integer;
-    value.real = as_real;
-    Value(value);
-  }
-  const std::vector<char>& blob() const { return blob_; }
-
- private:
-  std::vector<char> blob_;
-};
+  GroupsState* groups = StepState(context, argc, argv);
+  if (groups == nullptr) return sqlite3_result_error_nomem(context);
+  groups->table.MergeInto(groups->scratch, std::move(values));
+}
 
 void GroupsFinal(sqlite3_context* context) {
-  auto** state = static_cast<Groups**>(sqlite3_aggregate_context(context, 0));
-  Groups* groups = state != nullptr ? *state : nullptr;
-  BlobWriter writer;
-  writer.Bytes(kBlobMagic, sizeof(kBlobMagic));
-  if (groups != nullptr) {
-    for (auto& [key, group] : groups->order) {
-      for (const KeyValue& value : key.values) writer.Value(value);
-      const auto count = static_cast<int64_t>(group.values.size());
-      const bool integers = group.all_integers;
-      writer.Plain(count);
-      writer.Number(integers, group.integer_sum, group.real_sum);
-      const double total = integers ? static_cast<double>(group.integer_sum) : group.real_sum;
-      writer.Plain(total / static_cast<double>(count));
-      writer.Plain(group.Median());
-      writer.Number(integers, group.integer_min, group.real_min);
-      writer.Number(integers, group.integer_max, group.real_max);
-      writer.Plain(count == 1 ? 0.0 : static_cast<double>(std::sqrt(group.squares / (count - 1))));
+  auto** state = static_cast<GroupsState**>(sqlite3_aggregate_context(context, 0));
+  std::unique_ptr<GroupsState> groups(state != nullptr ? *state : nullptr);
+  const std::string blob = groups != nullptr ? groups->table.Encode() : GroupTable().Encode();
+  sqlite3_result_blob64(context, blob.data(), blob.size(), SQLITE_TRANSIENT);
+}
+
+// ---- the statistics of one group ----
+
+struct SummaryRow {
+  int64_t instances = 0;
+  KeyValue total, shortest, longest;  // INTEGER or FLOAT
+  double mean = 0, middle = 0, deviation = 0;
+};
+
+// Mean of the two middle values for an even count; reorders `values`.
+double Median(std::vector<double>& values) {
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  if (values.size() % 2 == 1) return *middle;
+  const double lower = *std::max_element(values.begin(), middle);  // the lower half's largest
+  return (lower + *middle) / 2;
+}
+
+// Typed as SQLite's aggregates type them: the total is INTEGER while every value is an integer and
+// the sum does not overflow (where SQLite's sum() would fail, REAL like total()); min and max are
+// values as they were. The standard deviation
+// uses the same long-double Welford recurrence as sql_statistics.cpp's stdev(), in row order, so
+// both give the same digits.
+SummaryRow Summarize(const GroupValues& group) {
+  SummaryRow row;
+  std::vector<double> values = group.AsDoubles();
+  row.instances = static_cast<int64_t>(values.size());
+  bool integers = group.integers();
+  int64_t integer_sum = 0;
+  if (integers) {
+    for (int64_t value : group.integer_values()) {
+      if (__builtin_add_overflow(integer_sum, value, &integer_sum)) integers = false;
     }
-    delete groups;
   }
-  sqlite3_result_blob(context, writer.blob().data(), static_cast<int>(writer.blob().size()),
-                      SQLITE_TRANSIENT);
+  double real_sum = 0;
+  long double mean = 0, squares = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    real_sum += values[i];
+    const long double delta = values[i] - mean;
+    mean += delta / static_cast<long double>(i + 1);
+    squares += delta * (values[i] - mean);
+  }
+  if (group.integers()) {
+    const auto [low, high] =
+        std::minmax_element(group.integer_values().begin(), group.integer_values().end());
+    row.shortest = KeyValue::Integer(*low);
+    row.longest = KeyValue::Integer(*high);
+  } else {
+    row.shortest = group.shortest();
+    row.longest = group.longest();
+  }
+  row.total = integers ? KeyValue::Integer(integer_sum) : KeyValue::Real(real_sum);
+  row.mean =
+      (integers ? static_cast<double>(integer_sum) : real_sum) / static_cast<double>(row.instances);
+  row.deviation =
+      row.instances == 1 ? 0.0 : static_cast<double>(std::sqrt(squares / (row.instances - 1)));
+  row.middle = Median(values);
+  return row;
 }
 
 // ---- duration_summary: an eponymous table-valued function over the BLOB ----
@@ -220,6 +137,7 @@ enum Column {
   kKey1,
   kKey2,
   kKey3,
+  kKey4,
   kInstances,
   kTotal,
   kMean,
@@ -227,91 +145,28 @@ enum Column {
   kShortest,
   kLongest,
   kDeviation,
+  kGroupValues,
   kGroupsArgument
 };
 
-struct SummaryRow {
-  KeyValue keys[kMaxKeys];
-  int64_t instances = 0;
-  KeyValue total, shortest, longest;
-  double mean = 0, middle = 0, deviation = 0;
-};
-
-class BlobReader {
- public:
-  BlobReader(const char* data, size_t size) : data_(data), size_(size) {}
-  bool AtEnd() const { return at_ == size_; }
-  bool Bytes(void* out, size_t size) {
-    if (size > size_ - at_) return false;
-    std::memcpy(out, data_ + at_, size);
-    at_ += size;
-    return true;
-  }
-  template <typename T>
-  bool Plain(T* out) {
-    return Bytes(out, sizeof(*out));
-  }
-  bool Value(KeyValue* out) {
-    uint8_t type = 0;
-    if (!Plain(&type)) return false;
-    out->type = type;
-    switch (type) {
-      case SQLITE_NULL:
-        return true;
-      case SQLITE_INTEGER:
-        return Plain(&out->integer);
-      case SQLITE_FLOAT:
-        return Plain(&out->real);
-      case SQLITE_TEXT:
-      case SQLITE_BLOB: {
-        uint32_t length = 0;
-        if (!Plain(&length) || length > size_ - at_) return false;
-        out->bytes.assign(data_ + at_, length);
-        at_ += length;
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
-
- private:
-  const char* data_;
-  size_t size_;
-  size_t at_ = 0;
-};
-
-bool ParseRows(const char* data, size_t size, std::vector<SummaryRow>* rows) {
-  char magic[sizeof(kBlobMagic)];
-  BlobReader reader(data, size);
-  if (!reader.Bytes(magic, sizeof(magic)) || std::memcmp(magic, kBlobMagic, sizeof(magic)) != 0) {
-    return false;
-  }
-  while (!reader.AtEnd()) {
-    SummaryRow row;
-    for (KeyValue& key : row.keys) {
-      if (!reader.Value(&key)) return false;
-    }
-    if (!reader.Plain(&row.instances) || !reader.Value(&row.total) || !reader.Plain(&row.mean) ||
-        !reader.Plain(&row.middle) || !reader.Value(&row.shortest) || !reader.Value(&row.longest) ||
-        !reader.Plain(&row.deviation)) {
-      return false;
-    }
-    rows->push_back(std::move(row));
-  }
-  return true;
-}
-
+// The statistics of a row are computed when a column asks for them: a query may read only the
+// keys and group_values of groups it merges on (duration_groups_merge).
 struct SummaryCursor : sqlite3_vtab_cursor {
-  std::vector<SummaryRow> rows;
+  GroupTable groups;
+  std::vector<std::optional<SummaryRow>> statistics;  // per group
   size_t at = 0;
+
+  const SummaryRow& Statistics() {
+    if (!statistics[at]) statistics[at] = Summarize(groups.groups()[at].second);
+    return *statistics[at];
+  }
 };
 
 int SummaryConnect(sqlite3* db, void*, int, const char* const*, sqlite3_vtab** out, char**) {
   const int rc = sqlite3_declare_vtab(
       db,
-      "CREATE TABLE x(key1, key2, key3, instances, total, mean, middle, shortest, longest, "
-      "deviation, groups HIDDEN)");
+      "CREATE TABLE x(key1, key2, key3, key4, instances, total, mean, middle, shortest, longest, "
+      "deviation, group_values, groups HIDDEN)");
   if (rc != SQLITE_OK) return rc;
   *out = static_cast<sqlite3_vtab*>(sqlite3_malloc(sizeof(sqlite3_vtab)));
   if (*out == nullptr) return SQLITE_NOMEM;
@@ -351,17 +206,19 @@ int SummaryClose(sqlite3_vtab_cursor* cursor) {
 
 int SummaryFilter(sqlite3_vtab_cursor* base, int, const char*, int argc, sqlite3_value** argv) {
   auto* cursor = static_cast<SummaryCursor*>(base);
-  cursor->rows.clear();
+  cursor->groups = GroupTable();
+  cursor->statistics.clear();
   cursor->at = 0;
   if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
-  const auto* data = static_cast<const char*>(sqlite3_value_blob(argv[0]));
-  const auto size = static_cast<size_t>(sqlite3_value_bytes(argv[0]));
-  if (sqlite3_value_type(argv[0]) != SQLITE_BLOB || !ParseRows(data, size, &cursor->rows)) {
+  if (sqlite3_value_type(argv[0]) != SQLITE_BLOB ||
+      !GroupTable::Decode(sqlite3_value_blob(argv[0]),
+                          static_cast<size_t>(sqlite3_value_bytes(argv[0])), &cursor->groups)) {
     sqlite3_free(base->pVtab->zErrMsg);
     base->pVtab->zErrMsg =
         sqlite3_mprintf("duration_summary: the argument is not from duration_groups()");
     return SQLITE_ERROR;
   }
+  cursor->statistics.resize(cursor->groups.groups().size());
   return SQLITE_OK;
 }
 
@@ -372,7 +229,7 @@ int SummaryNext(sqlite3_vtab_cursor* cursor) {
 
 int SummaryEof(sqlite3_vtab_cursor* base) {
   const auto* cursor = static_cast<SummaryCursor*>(base);
-  return cursor->at >= cursor->rows.size();
+  return cursor->at >= cursor->statistics.size();
 }
 
 void ResultValue(sqlite3_context* context, const KeyValue& value) {
@@ -393,14 +250,19 @@ void ResultValue(sqlite3_context* context, const KeyValue& value) {
 }
 
 int SummaryColumn(sqlite3_vtab_cursor* base, sqlite3_context* context, int column) {
-  const SummaryRow& row =
-      static_cast<SummaryCursor*>(base)->rows[static_cast<SummaryCursor*>(base)->at];
+  auto* cursor = static_cast<SummaryCursor*>(base);
+  const auto& [key, values] = cursor->groups.groups()[cursor->at];
+  if (column >= kKey1 && column <= kKey4) {
+    ResultValue(context, key.values[column - kKey1]);
+    return SQLITE_OK;
+  }
+  if (column == kGroupValues) {
+    const std::string blob = GroupTable::EncodeGroup(key, values);
+    sqlite3_result_blob64(context, blob.data(), blob.size(), SQLITE_TRANSIENT);
+    return SQLITE_OK;
+  }
+  const SummaryRow& row = cursor->Statistics();
   switch (column) {
-    case kKey1:
-    case kKey2:
-    case kKey3:
-      ResultValue(context, row.keys[column - kKey1]);
-      break;
     case kInstances:
       sqlite3_result_int64(context, row.instances);
       break;
@@ -454,9 +316,12 @@ const sqlite3_module kSummaryModule = MakeSummaryModule();
 }  // namespace
 
 Status RegisterDurationSummary(storage::Database* db) {
-  for (int args = 2; args <= kMaxKeys + 1; ++args) {
+  for (int args = 2; args <= kMaxGroupKeys + 1; ++args) {
     if (sqlite3_create_function_v2(db->handle(), "duration_groups", args, SQLITE_UTF8, nullptr,
-                                   nullptr, GroupsStep, GroupsFinal, nullptr) != SQLITE_OK) {
+                                   nullptr, GroupsStep, GroupsFinal, nullptr) != SQLITE_OK ||
+        sqlite3_create_function_v2(db->handle(), "duration_groups_merge", args, SQLITE_UTF8,
+                                   nullptr, nullptr, MergeStep, GroupsFinal,
+                                   nullptr) != SQLITE_OK) {
       return Status::Error("cannot register SQL function duration_groups: " + db->ErrorText());
     }
   }

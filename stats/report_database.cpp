@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "stats/duration_summary.h"
+#include "stats/parallel_groups.h"
 #include "stats/sql_statistics.h"
 
 namespace prof::stats {
@@ -23,14 +24,22 @@ Status CheckIsReport(storage::Database* db) {
                        "table)");
 }
 
+// The SQL functions of the reports; also what each duration_groups_parallel() worker gets.
+Status RegisterReportFunctions(storage::Database* db) {
+  if (Status status = RegisterStatisticsFunctions(db); !status.ok()) return status;
+  return RegisterDurationSummary(db);
+}
+
 }  // namespace
 
 Status OpenReportDatabase(const std::string& path, storage::Database* out) {
   storage::Database db;
   if (Status status = storage::Database::OpenReadOnly(path, &db); !status.ok()) return status;
   if (Status status = CheckIsReport(&db); !status.ok()) return status;
-  if (Status status = RegisterStatisticsFunctions(&db); !status.ok()) return status;
-  if (Status status = RegisterDurationSummary(&db); !status.ok()) return status;
+  if (Status status = RegisterReportFunctions(&db); !status.ok()) return status;
+  if (Status status = RegisterParallelGroups(&db, RegisterReportFunctions); !status.ok()) {
+    return status;
+  }
   *out = std::move(db);
   return Status::Ok();
 }

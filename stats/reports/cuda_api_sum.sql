@@ -4,9 +4,12 @@
 -- Avg, Med and StdDev are rounded to 0.1 ns. Reads the cuda_api_calls view.
 WITH
   summary AS (
-    -- duration statistics per nameId in one pass (stats/duration_summary.h)
+    -- duration statistics per nameId in one pass over rowid slices in parallel
+    -- (stats/duration_summary.h, stats/parallel_groups.h)
     SELECT key2 AS name, total, instances AS calls, mean, middle, shortest, longest, deviation
-    FROM duration_summary((SELECT duration_groups(duration, nameId, name) FROM cuda_api_calls))
+    FROM duration_summary(duration_groups_parallel('CUPTI_ACTIVITY_KIND_RUNTIME',
+      'SELECT duration_groups(duration, nameId, name) FROM cuda_api_calls
+       WHERE apiRow BETWEEN ?1 AND ?2'))
   )
 SELECT
   -- share of this row in the summed Total Time of all rows (%), one decimal

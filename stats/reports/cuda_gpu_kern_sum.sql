@@ -4,9 +4,12 @@
 -- Med and StdDev are rounded to 0.1 ns. Reads the cuda_kernels view.
 WITH
   summary AS (
-    -- duration statistics per name in one pass (stats/duration_summary.h)
+    -- duration statistics per name in one pass over rowid slices in parallel
+    -- (stats/duration_summary.h, stats/parallel_groups.h)
     SELECT key1 AS name, total, instances, mean, middle, shortest, longest, deviation
-    FROM duration_summary((SELECT duration_groups(end - start, name) FROM cuda_kernels))
+    FROM duration_summary(duration_groups_parallel('CUPTI_ACTIVITY_KIND_KERNEL',
+      'SELECT duration_groups(end - start, name) FROM cuda_kernels
+       WHERE kernelRow BETWEEN ?1 AND ?2'))
   )
 SELECT
   -- share of this row in the summed Total Time of all rows (%), one decimal

@@ -4,10 +4,12 @@
 -- Avg, Med and StdDev are rounded to 0.1 ns. Reads OSRT_API and StringIds.
 WITH
   summary AS (
-    -- duration statistics per nameId in one pass (stats/duration_summary.h)
+    -- duration statistics per nameId in one pass over rowid slices in parallel
+    -- (stats/duration_summary.h, stats/parallel_groups.h)
     SELECT key1 AS nameId, total, instances AS calls, mean, middle, shortest, longest, deviation
-    FROM duration_summary(
-      (SELECT duration_groups(end - start, nameId) FROM OSRT_API WHERE eventClass = 27))
+    FROM duration_summary(duration_groups_parallel('OSRT_API',
+      'SELECT duration_groups(end - start, nameId) FROM OSRT_API
+       WHERE rowid BETWEEN ?1 AND ?2 AND eventClass = 27'))
   ),
   totals AS (
     SELECT sum(total) AS total FROM summary

@@ -22,6 +22,8 @@ SELECT
   -- links the call to the GPU work it launched
   r.correlationId AS correlationId,
   -- its Python stack (CUDA_CALLCHAINS id, python_call_sites), NULL without one
-  r.callchainId AS callchainId
+  r.callchainId AS callchainId,
+  -- the call's rowid (for scans over rowid slices)
+  r.rowid AS apiRow
 FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r
 LEFT JOIN StringIds AS ids ON ids.id = r.nameId;

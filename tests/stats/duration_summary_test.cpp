@@ -76,20 +76,23 @@ TEST_CASE("duration_summary equals GROUP BY with sum count avg median min max st
       "(10, 'read', 1, NULL), (30, 'read', 1, NULL), (20, 'read', 2, NULL), (5, 'write', 1, NULL), "
       "(7, 'write', 1, NULL), (9, 'write', 1, NULL), (4, 'write', 1, NULL), (NULL, 'read', 1, "
       "NULL), "
-      "(1000000000001, NULL, 1, NULL), (1000000000003, NULL, 1, NULL), (2.5, 'poll', 3, NULL)");
+      "(1000000000001, NULL, 1, NULL), (1000000000003, NULL, 1, NULL), (2.5, 'poll', 3, NULL), "
+      "(3, 'poll', 3, NULL), (2, 'mixed', 1, NULL), (0.5, 'mixed', 1, NULL)");
   SECTION("one key") {
     const auto rows = db.Rows(
         std::string("SELECT quote(key1), ") + kStatistics +
         " FROM duration_summary((SELECT duration_groups(v, a) FROM t)) ORDER BY quote(key1)");
     CHECK(rows == db.Rows(Reference("quote(a)")));
     // read: 10, 30, 20 (the NULL value is skipped): median 20, integer total and extremes.
-    CHECK(rows.at(1) == "'read'|3|60|20.0|20.0|10|30|10.000000000");
+    CHECK(rows.at(2) == "'read'|3|60|20.0|20.0|10|30|10.000000000");
     // write: 5, 7, 9, 4: even count, median the mean of 5 and 7.
-    CHECK(rows.at(2) == "'write'|4|25|6.25|6.0|4|9|2.217355783");
-    // A REAL value makes the group's total and extremes REAL; one value has deviation 0.
-    CHECK(rows.at(0) == "'poll'|1|2.5|2.5|2.5|2.5|2.5|0.000000000");
+    CHECK(rows.at(3) == "'write'|4|25|6.25|6.0|4|9|2.217355783");
+    // A REAL value makes the group's total REAL, before or after its integers; min and max
+    // keep each value's own type, as SQLite's do.
+    CHECK(rows.at(1) == "'poll'|2|5.5|2.75|2.75|2.5|3|0.353553391");
+    CHECK(rows.at(0) == "'mixed'|2|2.5|1.25|1.25|0.5|2|1.060660172");
     // NULL keys form one group, as in GROUP BY; large values keep their exact integer sum.
-    CHECK(rows.at(3) ==
+    CHECK(rows.at(4) ==
           "NULL|2|2000000000004|1000000000002.0|1000000000002.0|1000000000001|"
           "1000000000003|1.414213562");
   }
@@ -107,8 +110,37 @@ TEST_CASE("duration_summary equals GROUP BY with sum count avg median min max st
   }
   SECTION("groups come out in first-seen order") {
     CHECK(db.Rows("SELECT key1 FROM duration_summary((SELECT duration_groups(v, a) FROM t))") ==
-          std::vector<std::string>{"read", "write", "", "poll"});
+          std::vector<std::string>{"read", "write", "", "poll", "mixed"});
   }
+}
+
+TEST_CASE("duration_groups_merge regroups the values of duration_summary rows", "[stats]") {
+  SummaryDatabase db;
+  db.Insert(
+      "(10, 'read', 1, NULL), (30, 'read', 2, NULL), (20, 'read', 1, NULL), (5, 'write', 1, NULL), "
+      "(7, 'write', 2, NULL), (2.5, 'write', 3, NULL), (9, NULL, 1, NULL), (4, NULL, 2, NULL)");
+  // Groups by (a, b), merged back by a: the same statistics as grouping by a at once.
+  CHECK(db.Rows(std::string("SELECT quote(key1), ") + kStatistics +
+                " FROM duration_summary((SELECT duration_groups_merge(group_values, key1) "
+                "FROM duration_summary((SELECT duration_groups(v, a, b) FROM t)))) "
+                "ORDER BY quote(key1)") == db.Rows(Reference("quote(a)")));
+  // Merged under a new key: everything in one group.
+  CHECK(db.Rows("SELECT key1, instances, total FROM duration_summary((SELECT "
+                "duration_groups_merge(group_values, 'all') FROM duration_summary("
+                "(SELECT duration_groups(v, a, b) FROM t))))") ==
+        std::vector<std::string>{"all|8|87.5"});
+  const Status status = db.Run("SELECT duration_groups_merge(42, 'a')");
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.message(), Catch::Contains("not from duration_groups()"));
+}
+
+TEST_CASE("duration_summary turns an overflowing integer total REAL, its extremes stay INTEGER",
+          "[stats]") {
+  SummaryDatabase db;
+  db.Insert("(9223372036854775000, 'big', 1, NULL), (1000, 'big', 1, NULL)");
+  CHECK(db.Rows("SELECT typeof(total), quote(shortest), quote(longest) FROM duration_summary("
+                "(SELECT duration_groups(v, a) FROM t))") ==
+        std::vector<std::string>{"real|1000|9223372036854775000"});
 }
 
 TEST_CASE("duration_summary of no rows is empty", "[stats]") {
@@ -121,7 +153,7 @@ TEST_CASE("duration_summary of no rows is empty", "[stats]") {
 
 TEST_CASE("duration_summary refuses an argument duration_groups did not make", "[stats]") {
   SummaryDatabase db;
-  for (const char* argument : {"x'00'", "'PDS1'", "x'50445331ff'", "42"}) {
+  for (const char* argument : {"x'00'", "'PDG2'", "x'50445331'", "x'50444732ff'", "42"}) {
     INFO(argument);
     const Status status = db.Run(std::string("SELECT * FROM duration_summary(") + argument + ")");
     REQUIRE_FALSE(status.ok());

@@ -1,6 +1,11 @@
 // nvtx_sum, nvtx_pushpop_sum, nvtx_startend_sum and nvtx_pushpop_trace on the hand-made report of
 // nvtx_fixture.h; every expected value is worked out by hand from the ranges listed there.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "tests/stats/nvtx_fixture.h"
 #include "tests/stats/stats_test_util.h"
@@ -43,6 +48,78 @@ TEST_CASE("nvtx_sum summarizes ranges by name and style", "[stats][nvtx]") {
   };
   CHECK(Texts(table) == expected);
   CHECK(TimePercentSum(expected) == Approx(99.9));
+}
+
+TEST_CASE("nvtx_sum merges a domain's ranges across processes and names it by its first creation",
+          "[stats][nvtx]") {
+  // Domain "Lib" is id 7 in pid 100 and id 9 in pid 200. Pid 100 creates id 7 again later as
+  // "Late" (listed first): the earliest creation names it. Id 9 in pid 100 is never created.
+  const std::string rows =
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (50, NULL, 75, 'Late', $T1, 7), (10, NULL, 75, 'Lib', $T1, 7),"
+      " (10, NULL, 75, 'Lib', $T5, 9),"
+      " (100, 110, 59, 'step', $T1, 7), (200, 230, 59, 'step', $T5, 9),"
+      " (300, 350, 70, 'step', $T1, 7), (400, 401, 59, 'step', $T1, 9),"
+      " (500, 520, 59, 'step', $T1, 0), (600, 700, 71, 'step', $T5, 9);";
+  const ResultTable table =
+      RunReport(MakeReport("nvtx_sum_domains", {"tables/nvtx_events.sql"},
+                           ReplaceAll(rows, {{"$T1", Tid(100, 1)}, {"$T5", Tid(200, 5)}})),
+                "nvtx_sum");
+  const TextRows expected = {
+      {"47.4", "100", "1", "100.0", "100.0", "100", "100", "0.0", "StartEnd", "Lib:step"},
+      // 10, 30 and 50 (NVTXt push/pop, eventType 70, counts as PushPop).
+      {"42.7", "90", "3", "30.0", "30.0", "10", "50", "20.0", "PushPop", "Lib:step"},
+      // The default domain's 20 and the 1 of id 9 in pid 100, which no creation names.
+      {"10.0", "21", "2", "10.5", "10.5", "1", "20", "13.4", "PushPop", ":step"},
+  };
+  CHECK(Texts(table) == expected);
+}
+
+TEST_CASE("nvtx_sum of 600,000 ranges equals the statistics worked out here", "[stats][nvtx]") {
+  // Large enough that duration_groups_parallel() scans it in slices on a machine of 2 or more
+  // CPUs. Range i lasts (i * 7919) % 1000 ns; every third is in the default domain, the others
+  // in domain "D" of two processes.
+  constexpr int kRanges = 600000;
+  const std::string rows =
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (0, NULL, 75, 'D', $T1, 7), (0, NULL, 75, 'D', $T5, 9);"
+      "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 599999)"
+      " INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId)"
+      " SELECT i * 1000, i * 1000 + (i * 7919) % 1000, 59, 'step',"
+      "   CASE WHEN i % 2 = 0 THEN $T1 ELSE $T5 END,"
+      "   CASE WHEN i % 3 = 0 THEN 0 WHEN i % 2 = 0 THEN 7 ELSE 9 END FROM n;";
+  const ResultTable table =
+      RunReport(MakeReport("nvtx_sum_large", {"tables/nvtx_events.sql"},
+                           ReplaceAll(rows, {{"$T1", Tid(100, 1)}, {"$T5", Tid(200, 5)}})),
+                "nvtx_sum");
+  std::vector<double> in_domain, in_default;
+  for (int64_t i = 0; i < kRanges; ++i) {
+    (i % 3 == 0 ? in_default : in_domain).push_back(static_cast<double>((i * 7919) % 1000));
+  }
+  const TextRows texts = Texts(table);
+  REQUIRE(texts.size() == 2);
+  for (const auto& row : texts) {
+    std::vector<double>& values = row[9] == "D:step" ? in_domain : in_default;
+    INFO(row[9]);
+    double sum = 0;
+    for (double value : values) sum += value;
+    const double mean = sum / static_cast<double>(values.size());
+    double squares = 0;
+    for (double value : values) squares += (value - mean) * (value - mean);
+    std::sort(values.begin(), values.end());
+    const size_t half = values.size() / 2;
+    const double median =
+        values.size() % 2 == 1 ? values[half] : (values[half - 1] + values[half]) / 2;
+    CHECK(row[1] == std::to_string(static_cast<int64_t>(sum)));
+    CHECK(row[2] == std::to_string(static_cast<int64_t>(values.size())));
+    CHECK(std::stod(row[3]) == Approx(mean).margin(0.05));
+    CHECK(std::stod(row[4]) == Approx(median).margin(0.05));
+    CHECK(row[5] == std::to_string(static_cast<int64_t>(values.front())));
+    CHECK(row[6] == std::to_string(static_cast<int64_t>(values.back())));
+    CHECK(std::stod(row[7]) ==
+          Approx(std::sqrt(squares / static_cast<double>(values.size() - 1))).margin(0.05));
+  }
+  CHECK(texts[0][9] == "D:step");
 }
 
 TEST_CASE("nvtx_pushpop_sum keeps push/pop ranges only", "[stats][nvtx]") {
