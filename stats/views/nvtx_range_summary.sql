@@ -12,7 +12,10 @@
 CREATE TEMP VIEW IF NOT EXISTS nvtx_range_summary AS
 WITH
   events AS MATERIALIZED (
-    SELECT key1 AS domainId, key2 AS pid, key3 AS text, key4 AS eventType, shortest,
+    SELECT key1 AS domainId, key2 AS pid, key3 AS text, key4 AS eventType,
+      -- a creation's earliest start; asked of creations only, so that the ranges' statistics
+      -- are computed once, after the merge
+      CASE WHEN key4 = 75 THEN shortest END AS created,
       group_values
     FROM duration_summary(duration_groups_parallel('NVTX_EVENTS',
       'SELECT duration_groups(
@@ -30,7 +33,7 @@ WITH
   -- domain ids are chosen per process, so a domain is keyed by (domainId, pid); the name of its
   -- earliest creation wins
   domains AS (
-    SELECT domainId, pid, text AS name, min(shortest) AS created
+    SELECT domainId, pid, text AS name, min(created) AS created
     FROM events
     WHERE eventType = 75
     GROUP BY domainId, pid
