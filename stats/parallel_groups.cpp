@@ -247,9 +247,10 @@ void ParallelGroups(sqlite3_context* context, int argc, sqlite3_value** argv) {
   int64_t slices =
       argc > 2 ? sqlite3_value_int64(argv[2]) : std::min(UsableCpus(), rows / kMinRowsPerSlice);
   slices = std::clamp<int64_t>(std::min(slices, rows), 1, kMaxSlices);
-  // A database without a file (":memory:") cannot be opened again by the workers.
+  // A database without a file (":memory:") cannot be opened again by the workers, and an SQLite
+  // built without thread safety must not be used from several threads.
   const char* path = sqlite3_db_filename(db, "main");
-  if (path == nullptr || *path == '\0') slices = 1;
+  if (path == nullptr || *path == '\0' || sqlite3_threadsafe() == 0) slices = 1;
   std::string blob;
   if (status.ok()) {
     status = slices == 1 ? RunSlice(db, sql, first, last, &blob)
