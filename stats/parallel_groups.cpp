@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -211,7 +212,8 @@ Status ScanInSlices(sqlite3* db, ConnectionSetup setup, const std::string& sql, 
   std::vector<TempObject> temp_schema;
   if (Status status = ReadTempSchema(db, &temp_schema); !status.ok()) return status;
   const std::string path = sqlite3_db_filename(db, "main");
-  const auto span = static_cast<uint64_t>(last - first) + 1;
+  // 128 bits: a crafted report's rowids may span most of int64, times the slice index.
+  const auto span = static_cast<unsigned __int128>(static_cast<uint64_t>(last - first)) + 1;
   std::vector<Slice> slices(static_cast<size_t>(count));
   for (size_t i = 0; i < slices.size(); ++i) {
     slices[i].first = first + static_cast<int64_t>(span * i / slices.size());
@@ -219,8 +221,12 @@ Status ScanInSlices(sqlite3* db, ConnectionSetup setup, const std::string& sql, 
   }
   std::vector<std::thread> threads;
   for (Slice& slice : slices) {
-    threads.emplace_back(ScanSlice, std::cref(path), setup, std::cref(temp_schema), std::cref(sql),
-                         &slice);
+    try {
+      threads.emplace_back(ScanSlice, std::cref(path), setup, std::cref(temp_schema),
+                           std::cref(sql), &slice);
+    } catch (const std::system_error&) {  // no thread to be had: this one reads the slice
+      ScanSlice(path, setup, temp_schema, sql, &slice);
+    }
   }
   for (std::thread& thread : threads) thread.join();
   for (const Slice& slice : slices) {
