@@ -298,6 +298,9 @@ bool CudaDriverLoadable() {
   return true;
 }
 
+// About a second of inserting on the H200 host.
+constexpr uint64_t kRowsWorthANote = 1000000;
+
 // Finishes every report of the session (one per window with repeat) with the same session facts
 // and its own importer's counts; returns the first failure, the reports that failed left out.
 Status FinishReports(const ProfileOptions& options, storage::SessionInfo session,
@@ -325,6 +328,10 @@ Status FinishReports(const ProfileOptions& options, storage::SessionInfo session
     RecordCaptureSettings(options, session.duration_ns, report.writer.get());
     RecordCaptureControl(options.capture, ReportWindows(*router, i, options.capture.repeats()),
                          session_start, report.writer.get());
+    // A burst that outran SQLite makes the finish take seconds: say why prof is still busy.
+    if (const uint64_t waiting = report.writer->RowsWaitingOnDisk(); waiting >= kRowsWorthANote) {
+      spdlog::info("writing {} rows that waited on disk while the program ran", waiting);
+    }
     Status finished = report.writer->Finish(session);
     if (finished.ok()) {
       result->report_paths.push_back(report.path);

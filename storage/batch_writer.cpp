@@ -25,10 +25,24 @@ Status BatchWriter::Stop() {
   thread_.join();
   std::lock_guard<std::mutex> lock(mutex_);
   running_ = false;
-  // The backlog is gone: its memory goes back before the owner's next step (building indexes).
+  // The backlog is gone: its memory and disk go back before the owner's next step.
   spare_bytes_.clear();
   spare_capacity_ = 0;
+  spilled_task_ = Task();
+  spill_.Close();
   return status_;
+}
+
+void BatchWriter::Cancel() {
+  Status before = Status::Ok();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    before = status_;
+    Note(Status::Error("cancelled"));  // the writer thread skips what a failure leaves
+  }
+  (void)Stop();
+  std::lock_guard<std::mutex> lock(mutex_);
+  status_ = std::move(before);  // later tasks run (and fail or not) on their own merits
 }
 
 Status BatchWriter::SubmitRows(RowBatch batch) {
@@ -48,6 +62,21 @@ Status BatchWriter::status() {
   return status_;
 }
 
+uint64_t BatchWriter::spilled_tasks() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return spilled_tasks_;
+}
+
+uint64_t BatchWriter::rows_waiting_on_disk() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return spilled_rows_waiting_;
+}
+
+bool BatchWriter::spilling() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return HasSpilledTasks();
+}
+
 ByteBuffer BatchWriter::TakeSpareBytes() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (spare_bytes_.empty()) return ByteBuffer();
@@ -65,13 +94,43 @@ Status BatchWriter::Submit(Task task) {
     Recycle(std::move(task.batch.bytes));
     return status_;
   }
-  written_.wait(lock, [&] { return tasks_.empty() || queued_bytes_ < max_queued_bytes_; });
+  while (true) {
+    const bool memory_has_room = tasks_.empty() || queued_bytes_ < max_queued_bytes_;
+    if (memory_has_room && !HasSpilledTasks()) break;
+    if (Spill(&task)) return status_;
+    written_.wait(lock);  // the writer ran a task: memory or the spill file may have room now
+  }
   queued_bytes_ += task.batch.bytes.capacity();
   tasks_.push_back(std::move(task));
   lock.unlock();
   queued_.notify_one();
   lock.lock();
   return status_;
+}
+
+bool BatchWriter::Spill(Task* task) {
+  if (spill_options_.directory.empty() || spill_failed_) return false;
+  const SpilledTask head{task->batch.table, task->batch.bytes.size(), task->batch.rows,
+                         task->commit ? 1u : 0u};
+  const uint64_t size = sizeof(head) + head.byte_count;
+  if (spill_end_ - spill_read_ + size > spill_options_.max_bytes) return false;
+  // Made at the first overflow only: most reports never need it.
+  if (!spill_.is_open() && !spill_.Create(spill_options_.directory).ok()) {
+    spill_failed_ = true;
+    return false;
+  }
+  // A write that failed half-way is never read: the end only moves past complete tasks.
+  if (!spill_.Write(spill_end_, &head, sizeof(head), task->batch.bytes.data(), head.byte_count)
+           .ok()) {
+    spill_failed_ = true;
+    return false;
+  }
+  spill_end_ += size;
+  ++spilled_tasks_;
+  spilled_rows_waiting_ += static_cast<uint64_t>(head.rows);
+  Recycle(std::move(task->batch.bytes));
+  queued_.notify_one();
+  return true;
 }
 
 Status BatchWriter::Execute(const Task& task) {
@@ -82,11 +141,48 @@ void BatchWriter::Note(Status status) {
   if (!status.ok() && status_.ok()) status_ = std::move(status);
 }
 
+void BatchWriter::RunSpilledTask(std::unique_lock<std::mutex>& lock) {
+  const uint64_t offset = spill_read_;
+  SpilledTask head{};
+  Status status = Status::Ok();
+  if (status_.ok()) {
+    // The region before spill_end_ is complete and no longer written: read it unlocked.
+    lock.unlock();
+    status = spill_.Read(offset, &head, sizeof(head));
+    if (status.ok()) {
+      spilled_task_.commit = head.commit != 0;
+      spilled_task_.batch.table = head.table;
+      spilled_task_.batch.rows = head.rows;
+      spilled_task_.batch.bytes.Clear();
+      status = spill_.Read(offset + sizeof(head),
+                           spilled_task_.batch.bytes.AppendSpace(head.byte_count), head.byte_count);
+    }
+    if (status.ok()) status = Execute(spilled_task_);
+    lock.lock();
+    Note(std::move(status));
+  }
+  // After a failure nothing more runs: skip what is left.
+  spill_read_ = status_.ok() ? offset + sizeof(head) + head.byte_count : spill_end_;
+  spilled_rows_waiting_ -= static_cast<uint64_t>(head.rows);
+  if (!HasSpilledTasks()) {
+    // Caught up: the disk space goes back, and new tasks go to memory again.
+    spill_read_ = spill_end_ = 0;
+    spilled_rows_waiting_ = 0;
+    if (!spill_.Clear().ok()) spill_failed_ = true;
+  }
+  written_.notify_one();
+}
+
 void BatchWriter::Loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
-    queued_.wait(lock, [&] { return !tasks_.empty() || stopping_; });
-    if (tasks_.empty()) return;
+    queued_.wait(lock, [&] { return !tasks_.empty() || HasSpilledTasks() || stopping_; });
+    if (tasks_.empty()) {
+      // Spilled tasks are always younger than the queued ones: they run once memory is empty.
+      if (!HasSpilledTasks()) return;
+      RunSpilledTask(lock);
+      continue;
+    }
     Task task = std::move(tasks_.front());
     tasks_.pop_front();
     if (status_.ok()) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <utility>
 
@@ -30,6 +31,15 @@ constexpr int64_t kCommitRows = 1 << 20;
 // 128 KiB buffer), a fifth of a second of what an H200 host's writer inserts, on top of what the
 // injection's rings hold.
 constexpr size_t kMaxQueuedBytes = size_t{32} << 20;
+
+// Beyond that, batches wait in a spill file next to the report: ~7 M NVTX rows, a burst that
+// leaves a few seconds of inserting for after the program's exit instead of dropped records.
+constexpr uint64_t kMaxSpillBytes = uint64_t{512} << 20;
+
+std::string DirectoryOf(const std::string& path) {
+  const std::string directory = std::filesystem::path(path).parent_path().string();
+  return directory.empty() ? "." : directory;
+}
 
 // The file is renamed into place only when complete, so durability and rollback buy nothing here.
 constexpr std::string_view kLoadPragmas =
@@ -84,6 +94,7 @@ class ReportWriter::Impl : private BatchSink {
     thread_names_[global_tid] = ThreadName{InternString(name), priority};
   }
   Status Commit();
+  uint64_t RowsWaitingOnDisk() { return batches_.rows_waiting_on_disk(); }
   Status Finish(const SessionInfo& session);
   void Abandon();
 
@@ -163,7 +174,7 @@ class ReportWriter::Impl : private BatchSink {
   TableInserter thread_names_table_{kThreadNamesInsert};
   // Declared last, so that its thread ends before anything it writes with is destroyed. Owns db_,
   // schema_, transaction_ and the inserters' statements from Open() until Stop().
-  BatchWriter batches_{this, kMaxQueuedBytes};
+  BatchWriter batches_{this, kMaxQueuedBytes, {DirectoryOf(partial_path_), kMaxSpillBytes}};
 };
 
 Status ReportWriter::Impl::Open() {
@@ -276,7 +287,7 @@ Status ReportWriter::Impl::CloseAndRename() {
 void ReportWriter::Impl::Abandon() {
   if (done_) return;
   done_ = true;
-  (void)batches_.Stop();         // what it failed at is thrown away with the file
+  batches_.Cancel();             // the backlog is thrown away with the file
   transaction_ = Transaction();  // rolls back
   ReleaseStatements();
   db_.Close();
@@ -335,6 +346,7 @@ void ReportWriter::AddCaptureMetadata(std::string_view name, std::string_view va
 }
 
 Status ReportWriter::Commit() { return impl_->Commit(); }
+uint64_t ReportWriter::RowsWaitingOnDisk() { return impl_->RowsWaitingOnDisk(); }
 
 Status ReportWriter::Finish(const SessionInfo& session) { return impl_->Finish(session); }
 

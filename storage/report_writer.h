@@ -121,6 +121,8 @@ class ReportWriter {
 
   // Commits the open transaction and starts a new one.
   Status Commit();
+  // Rows that outran SQLite and wait in the spill file: Finish() inserts them first.
+  uint64_t RowsWaitingOnDisk();
   // Writes TARGET_INFO_SESSION_START_TIME, PROF_SESSION, PROCESSES, ThreadNames and indexes,
   // commits, closes and renames the file into place. On failure the temporary file is deleted and
   // the Status names the first error (an Add* failure included: Add* keep the first error and

@@ -39,6 +39,12 @@ class ByteBuffer {
     std::memcpy(storage_.data() + size_, data, size);
     size_ += size;
   }
+  // Makes room for `size` more bytes and returns where they go (to be filled by the caller).
+  char* AppendSpace(size_t size) {
+    if (size_ + size > storage_.size()) Grow(size_ + size);
+    size_ += size;
+    return storage_.data() + size_ - size;
+  }
   void Clear() { size_ = 0; }
   void Reserve(size_t capacity) {
     if (capacity > storage_.size()) storage_.resize(capacity);
