@@ -9,7 +9,9 @@
 namespace prof::storage {
 namespace {
 
-Status Failure(const char* what) { return Status::Error(std::string(what) + ": " + std::strerror(errno)); }
+Status Failure(const char* what) {
+  return Status::Error(std::string(what) + ": " + std::strerror(errno));
+}
 
 }  // namespace
 

@@ -109,7 +109,8 @@ class DelayedRelease {
   DelayedRelease(GatedSink* sink, std::chrono::milliseconds delay)
       : thread_([this, sink, delay] {
           std::unique_lock<std::mutex> lock(mutex_);
-          if (!cancelled_changed_.wait_for(lock, delay, [&] { return cancelled_; })) sink->Release();
+          if (!cancelled_changed_.wait_for(lock, delay, [&] { return cancelled_; }))
+            sink->Release();
         }) {}
   ~DelayedRelease() {
     {
@@ -252,7 +253,8 @@ TEST_CASE("batches beyond the memory bound wait in a spill file, in order and in
   CHECK(IsEmptyDirectory(dir));  // the file never had a name
 }
 
-TEST_CASE("once the spill file is empty again new batches go to memory", "[storage][batch][spill]") {
+TEST_CASE("once the spill file is empty again new batches go to memory",
+          "[storage][batch][spill]") {
   const std::string dir = test::MakeTempDir("spill_again");
   GatedSink sink;
   BatchWriter writer(&sink, 16, {dir, 1 << 20});
@@ -261,8 +263,8 @@ TEST_CASE("once the spill file is empty again new batches go to memory", "[stora
   sink.WaitUntilHeld();
   {
     DelayedRelease watchdog(&sink, std::chrono::seconds(10));  // should spilling fail
-    REQUIRE(writer.SubmitRows(WideBatchOf(1, 2)).ok());  // the memory queue's one place
-    REQUIRE(writer.SubmitRows(WideBatchOf(2, 3)).ok());  // spilled
+    REQUIRE(writer.SubmitRows(WideBatchOf(1, 2)).ok());        // the memory queue's one place
+    REQUIRE(writer.SubmitRows(WideBatchOf(2, 3)).ok());        // spilled
     CHECK(writer.spilled_tasks() == 1);
   }
   sink.Release();
@@ -278,7 +280,8 @@ TEST_CASE("once the spill file is empty again new batches go to memory", "[stora
         Log{WideEntryOf(0, 1), WideEntryOf(1, 2), WideEntryOf(2, 3), WideEntryOf(3, 1)});
 }
 
-TEST_CASE("a full spill file makes submits wait, and the order still holds", "[storage][batch][spill]") {
+TEST_CASE("a full spill file makes submits wait, and the order still holds",
+          "[storage][batch][spill]") {
   const std::string dir = test::MakeTempDir("spill_full");
   GatedSink sink;
   // Room for about two batches on disk: the third waits until the writer runs.
@@ -318,7 +321,8 @@ TEST_CASE("a failing spilled task is kept and the spilled tasks after it are ski
   const Status stopped = writer.Stop();
   REQUIRE_FALSE(stopped.ok());
   CHECK(stopped.message() == "cannot " + WideEntryOf(3, 1));
-  CHECK(sink.log == Log{WideEntryOf(0, 1), WideEntryOf(1, 1), WideEntryOf(2, 1), WideEntryOf(3, 1)});
+  CHECK(sink.log ==
+        Log{WideEntryOf(0, 1), WideEntryOf(1, 1), WideEntryOf(2, 1), WideEntryOf(3, 1)});
 }
 
 TEST_CASE("a cancelled writer skips its backlog in memory and on disk", "[storage][batch][spill]") {
