@@ -72,11 +72,6 @@ uint64_t BatchWriter::rows_waiting_on_disk() {
   return spilled_rows_waiting_;
 }
 
-bool BatchWriter::spilling() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return HasSpilledTasks();
-}
-
 ByteBuffer BatchWriter::TakeSpareBytes() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (spare_bytes_.empty()) return ByteBuffer();

@@ -73,8 +73,6 @@ class BatchWriter {
 
   // Batches (commits included) that went through the spill file so far.
   uint64_t spilled_tasks();
-  // Whether batches wait in the spill file now (and new ones join them there).
-  bool spilling();
   // Rows in the spill file not yet written: what a finish still has to insert beyond memory.
   uint64_t rows_waiting_on_disk();
 

@@ -9,8 +9,8 @@
 namespace prof::storage {
 namespace {
 
-Status Failure(const char* what) {
-  return Status::Error(std::string(what) + ": " + std::strerror(errno));
+Status Failure(const std::string& what) {
+  return Status::Error(what + ": " + std::strerror(errno));
 }
 
 }  // namespace
@@ -19,13 +19,12 @@ SpillFile::~SpillFile() { Close(); }
 
 Status SpillFile::Create(const std::string& directory) {
   Close();
-  const std::string dir = directory.empty() ? "." : directory;
-  fd_ = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  fd_ = open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ >= 0) return Status::Ok();
-  // Some file systems (older NFS, overlay set-ups) refuse O_TMPFILE.
-  std::string name = dir + "/.prof-spill-XXXXXX";
+  // Some file systems (older NFS, overlay set-ups) refuse O_TMPFILE. mkostemp replaces the X's.
+  std::string name = directory + "/.prof-spill-XXXXXX";
   fd_ = mkostemp(name.data(), O_CLOEXEC);
-  if (fd_ < 0) return Failure(("cannot create a spill file in " + dir).c_str());
+  if (fd_ < 0) return Failure("cannot create a spill file in " + directory);
   unlink(name.c_str());
   return Status::Ok();
 }

@@ -3,8 +3,8 @@
 // injection's back-pressure, and memory stays bounded.
 //
 // Contract:
-// - Create() makes an unnamed file in `directory` (O_TMPFILE; where the file system lacks it, a
-//   named file unlinked at once), so nothing is left behind whatever way prof ends.
+// - Create() makes an unnamed file in `directory`, a non-empty path (O_TMPFILE; where the file
+//   system lacks it, a named file unlinked at once), so nothing is left behind however prof ends.
 // - Write() and Read() take absolute offsets: one thread may append past the end while another
 //   reads what was written before, without a shared file position.
 // - Clear() gives the disk space back; only call it when nobody reads or writes.
