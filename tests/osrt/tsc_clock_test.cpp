@@ -67,12 +67,15 @@ TEST_CASE("refinement re-measures the rate once the span since calibration has d
     return;
   }
   TscClock clock;
+  const uint64_t before_calibration = MonotonicNowNs();
   clock.Calibrate(TscClock::Source::kCounter, 50'000);
   const uint64_t first_span = clock.calibration_span_ns();
   CHECK(first_span >= 50'000);
   CHECK(first_span < 50'000'000);
 
-  clock.MaybeRefine(MonotonicNowNs());  // too early: the span has not doubled yet
+  // Too early: at most one span has passed since calibration began. A fixed time, not the clock,
+  // because a slow (sanitized, loaded) machine can take longer than the 50 us span to get here.
+  clock.MaybeRefine(before_calibration + first_span);
   CHECK(clock.calibration_span_ns() == first_span);
 
   SleepNs(30'000'000);
