@@ -2,9 +2,8 @@
 
 #include <dlfcn.h>
 #include <signal.h>
-#include <unistd.h>
-
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -35,6 +34,8 @@ constexpr uint64_t kCommitIntervalNs = 1'000'000'000;
 // --wait=all does): until no stream is open for this long, so that a child forked just before the
 // program exited still gets to connect.
 constexpr uint64_t kQuietLingerNs = 50'000'000;
+// Stream bytes waiting on disk at the exit worth a word: ~1 M NVTX ranges, about a second.
+constexpr uint64_t kBytesWorthANote = uint64_t{100} << 20;
 
 ChildProcess* g_child_for_signals = nullptr;
 // SIGTERM/SIGHUP received so far; one arriving after the program exited ends the wait for the
@@ -130,9 +131,9 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   if (inherited_preload != nullptr && *inherited_preload != '\0') {
     preload += std::string(":") + inherited_preload;
   }
-  std::vector<std::string> ours = {"LD_PRELOAD=" + preload,
-                                   std::string(protocol::kSettingsEnvVar) + "=" +
-                                       protocol::EncodeSettings(settings)};
+  std::vector<std::string> ours = {
+      "LD_PRELOAD=" + preload,
+      std::string(protocol::kSettingsEnvVar) + "=" + protocol::EncodeSettings(settings)};
   // cuBLAS, cuBLASLt and cuDNN report their API calls as NVTX ranges once their level variable is
   // set (injection/nvtx/library_domains.h); a level the user set already is kept.
   constexpr uint32_t kNvtxUsers =
@@ -154,9 +155,10 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
   for (const auto& entry : options.extra_environment) {
     // The last -e of a name wins, over earlier ones and over prof's own.
-    ours.erase(std::remove_if(ours.begin(), ours.end(),
-                              [&](const std::string& mine) { return name_of(mine) == name_of(entry); }),
-               ours.end());
+    ours.erase(
+        std::remove_if(ours.begin(), ours.end(),
+                       [&](const std::string& mine) { return name_of(mine) == name_of(entry); }),
+        ours.end());
     ours.push_back(entry);
   }
 
@@ -191,8 +193,8 @@ int64_t UtcNowNs() {
 
 // `signal` to every traced process of the program's tree but the program itself: what a signal to
 // its process group reaches, also where a descendant made a group of its own.
-void SignalDescendants(const SessionServer& server, const ChildProcess& child, int signal) {
-  for (uint32_t pid : server.StreamingPids()) {
+void SignalDescendants(SessionServer* server, const ChildProcess& child, int signal) {
+  for (uint32_t pid : server->StreamingPids()) {
     if (static_cast<pid_t>(pid) != child.pid()) kill(static_cast<pid_t>(pid), signal);
   }
 }
@@ -217,17 +219,22 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRout
     const uint64_t now = protocol::MonotonicNowNs();
     if (const int kill_signal = exited ? 0 : capture->Tick(now)) {
       child->Signal(kill_signal);
-      SignalDescendants(*server, *child, kill_signal);
+      SignalDescendants(server, *child, kill_signal);
     }
     if (g_forwards != forwards_done) {
       forwards_done = g_forwards;
-      SignalDescendants(*server, *child, g_forwarded_signal);
+      SignalDescendants(server, *child, g_forwarded_signal);
     }
     router->Refresh();
     if (!exited && child->Reap(false, exit_code)) {
       exited = true;
       exit_time = now;
       stop_requests_at_exit = g_stop_requests;
+      // A burst that outran decoding makes the finish take seconds: say why prof is still busy.
+      if (const uint64_t waiting = server->bytes_waiting_on_disk(); waiting >= kBytesWorthANote) {
+        spdlog::info("reading {} MB of records that waited on disk while the program ran",
+                     waiting >> 20);
+      }
     }
     if (g_interrupts >= 2) {
       if (!exited) {
@@ -248,7 +255,7 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRout
       last_commit = now;
     }
     if (!exited) continue;
-    if (server->open_connections() > 0) {
+    if (server->streams_open()) {
       quiet_since = 0;
     } else if (quiet_since == 0) {
       quiet_since = now;
@@ -373,17 +380,17 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   ChildProcess child;
   if (!(status = child.Spawn(spec)).ok()) return status;
   const bool repeats = options.capture.repeats();
-  CaptureRouter router(capture_page->control(), repeats,
-                       [&](uint32_t index, std::string* path,
-                           std::unique_ptr<storage::ReportWriter>* writer) {
-                         Status named = options.resolve_report_path(
-                             child.pid(), repeats ? index + 1 : 0, path);
-                         return named.ok() ? storage::ReportWriter::Create(*path, writer) : named;
-                       });
+  CaptureRouter router(
+      capture_page->control(), repeats,
+      [&](uint32_t index, std::string* path, std::unique_ptr<storage::ReportWriter>* writer) {
+        Status named = options.resolve_report_path(child.pid(), repeats ? index + 1 : 0, path);
+        return named.ok() ? storage::ReportWriter::Create(*path, writer) : named;
+      });
   if (!(status = router.OpenFirstReport()).ok()) {
     child.Cancel();
     return status;
   }
+  server->SpillTo(storage::ReportDirectory(router.reports().front().path));
   CaptureController capture(options.capture, capture_page->control());
   uint64_t exit_time = 0;
   {

@@ -1,12 +1,15 @@
 #include "collector/session_server.h"
 
 #include <poll.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -15,13 +18,30 @@ namespace {
 
 constexpr size_t kReadChunk = 256 * 1024;
 constexpr int kChunksPerPoll = 16;
+// Read bytes waiting for the owner thread: 32 MiB in memory (~320,000 NVTX ranges), then up to
+// 512 MiB in a spill file next to the report (~5 M ranges, a few seconds of decoding at the end).
+constexpr size_t kMaxBacklogMemory = size_t{32} << 20;
+constexpr uint64_t kMaxBacklogSpill = uint64_t{512} << 20;
+// What one PollOnce() decodes at most before returning to the caller's timers.
+constexpr size_t kBytesPerPoll = 16 * kReadChunk;
 
 std::string TemporaryRoot() {
   const char* tmpdir = std::getenv("TMPDIR");
   return tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
 }
 
+uint32_t PeerPid(int fd) {
+  ucred credentials{};
+  socklen_t size = sizeof(credentials);
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return 0;
+  return static_cast<uint32_t>(credentials.pid);
+}
+
 }  // namespace
+
+SessionServer::SessionServer()
+    : stop_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
+      backlog_(kMaxBacklogMemory, kMaxBacklogSpill) {}
 
 Status SessionServer::Listen(uint64_t session_start_ns, std::unique_ptr<SessionServer>* out) {
   std::unique_ptr<SessionServer> server(new SessionServer());
@@ -45,57 +65,86 @@ Status SessionServer::Listen(uint64_t session_start_ns, std::unique_ptr<SessionS
       listen(server->listen_fd_, SOMAXCONN) != 0) {
     return Status::Error("cannot listen on " + server->socket_path_ + ": " + std::strerror(errno));
   }
+  if (server->stop_fd_ < 0 || server->backlog_.ready_fd() < 0) {
+    return Status::Error(std::string("cannot create an eventfd: ") + std::strerror(errno));
+  }
+  server->reader_ = std::thread(&SessionServer::ReadLoop, server.get());
+  pthread_setname_np(server->reader_.native_handle(), "prof-reader");
   *out = std::move(server);
   return Status::Ok();
 }
 
 SessionServer::~SessionServer() {
-  for (auto& connection : connections_) close(connection->fd);
+  StopReading();
+  for (const Socket& socket : sockets_) close(socket.fd);
   if (listen_fd_ >= 0) close(listen_fd_);
+  if (stop_fd_ >= 0) close(stop_fd_);
   if (!socket_path_.empty()) unlink(socket_path_.c_str());
   if (!directory_.empty()) rmdir(directory_.c_str());
 }
 
-bool SessionServer::PollOnce(int timeout_ms, int extra_fd, StreamSink* sink) {
-  std::vector<pollfd> fds;
-  fds.push_back({listen_fd_, POLLIN, 0});
-  fds.push_back({extra_fd, POLLIN, 0});
-  for (const auto& connection : connections_) fds.push_back({connection->fd, POLLIN, 0});
-  if (poll(fds.data(), fds.size(), timeout_ms) <= 0) return false;
-  const bool extra_ready = extra_fd >= 0 && fds[1].revents != 0;
-  // Read existing connections before accepting, so indexes into fds still match connections_.
-  for (size_t i = connections_.size(); i-- > 0;) {
-    if (fds[i + 2].revents == 0) continue;
-    if (!ReadFrom(connections_[i].get(), sink)) {
-      End(connections_[i].get(), sink);
-      connections_.erase(connections_.begin() + static_cast<std::ptrdiff_t>(i));
-    }
+void SessionServer::StopReading() {
+  if (!reader_.joinable()) return;
+  const uint64_t one = 1;
+  while (write(stop_fd_, &one, sizeof(one)) < 0 && errno == EINTR) {
   }
-  if (fds[0].revents != 0) AcceptPending();
-  return extra_ready;
+  backlog_.Close();  // a reader waiting for room would wait for good
+  reader_.join();
+}
+
+// ---- Reader thread ----
+
+void SessionServer::ReadLoop() {
+  std::vector<pollfd> fds;
+  while (true) {
+    fds.clear();
+    fds.push_back({stop_fd_, POLLIN, 0});
+    fds.push_back({listen_fd_, POLLIN, 0});
+    for (const Socket& socket : sockets_) fds.push_back({socket.fd, POLLIN, 0});
+    if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
+    if (fds[0].revents != 0) break;
+    // Read existing sockets before accepting, so indexes into fds still match sockets_.
+    for (size_t i = sockets_.size(); i-- > 0;) {
+      if (fds[i + 2].revents == 0 || ReadFrom(sockets_[i])) continue;
+      StreamChunk end;
+      end.connection = sockets_[i].id;
+      end.closed = true;
+      backlog_.Push(&end);
+      close(sockets_[i].fd);
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        open_pids_.erase(std::find(open_pids_.begin(), open_pids_.end(), sockets_[i].pid));
+      }
+      sockets_.erase(sockets_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    if (fds[1].revents != 0) AcceptPending();
+  }
+  reader_done_.store(true, std::memory_order_release);
 }
 
 void SessionServer::AcceptPending() {
   while (true) {
     const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) return;
-    auto connection = std::make_unique<Connection>();
-    connection->fd = fd;
-    connection->process.session_start_ns = session_start_ns_;
-    connection->process.stream_id = ++streams_accepted_;
-    connections_.push_back(std::move(connection));
+    const Socket socket{fd, ++streams_accepted_, PeerPid(fd)};
+    sockets_.push_back(socket);
+    std::lock_guard<std::mutex> lock(mutex_);
+    open_pids_.push_back(socket.pid);
   }
 }
 
-bool SessionServer::ReadFrom(Connection* connection, StreamSink* sink) {
-  static char chunk[kReadChunk];
+bool SessionServer::ReadFrom(const Socket& socket) {
   // A bounded number of chunks per poll keeps one busy process from starving the others.
   for (int chunks = 0; chunks < kChunksPerPoll; ++chunks) {
-    const ssize_t n = read(connection->fd, chunk, sizeof(chunk));
+    if (read_buffer_.empty()) read_buffer_ = backlog_.TakeBuffer(kReadChunk);
+    const ssize_t n = read(socket.fd, read_buffer_.data(), read_buffer_.size());
     if (n > 0) {
-      connection->decoder.Feed(chunk, static_cast<size_t>(n));
-      Deliver(connection, sink);
-      if (connection->decoder.Failed()) return false;
+      StreamChunk chunk;
+      chunk.connection = socket.id;
+      chunk.length = static_cast<size_t>(n);
+      chunk.bytes = std::move(read_buffer_);
+      backlog_.Push(&chunk);
+      read_buffer_ = std::move(chunk.bytes);  // empty unless the bytes went to disk
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -104,18 +153,57 @@ bool SessionServer::ReadFrom(Connection* connection, StreamSink* sink) {
   return true;
 }
 
-void SessionServer::Deliver(Connection* connection, StreamSink* sink) {
-  while (const protocol::RecordHeader* record = connection->decoder.Next()) {
-    if (!connection->started) {
-      sink->OnStreamStart(*record, &connection->process);
-      connection->started = true;
-    } else {
-      sink->OnRecord(connection->process, *record);
+// ---- Owner thread ----
+
+bool SessionServer::PollOnce(int timeout_ms, int extra_fd, StreamSink* sink) {
+  pollfd fds[2] = {{backlog_.ready_fd(), POLLIN, 0}, {extra_fd, POLLIN, 0}};
+  const bool ready = poll(fds, 2, backlog_.empty() ? timeout_ms : 0) > 0;
+  Drain(sink, kBytesPerPoll);
+  return ready && extra_fd >= 0 && fds[1].revents != 0;
+}
+
+void SessionServer::Drain(StreamSink* sink, size_t byte_budget) {
+  // Reset first: a chunk pushed after this makes the next poll return at once.
+  backlog_.ClearReady();
+  size_t delivered = 0;
+  StreamChunk chunk;
+  while (delivered < byte_budget && backlog_.Take(&chunk)) {
+    Deliver(chunk, sink);
+    delivered += chunk.length + 1;  // + 1: a run of connection ends is not free either
+    backlog_.Recycle(std::move(chunk));
+  }
+}
+
+void SessionServer::Deliver(const StreamChunk& chunk, StreamSink* sink) {
+  if (chunk.connection == 0) return;  // lost with a spill file that could not be read back
+  std::unique_ptr<Connection>& slot = connections_[chunk.connection];
+  if (!slot) {
+    slot = std::make_unique<Connection>();
+    slot->process.session_start_ns = session_start_ns_;
+    slot->process.stream_id = chunk.connection;
+  }
+  Connection* connection = slot.get();
+  if (!connection->ended && chunk.length > 0) {
+    connection->decoder.Feed(chunk.bytes.data(), chunk.length);
+    while (const protocol::RecordHeader* record = connection->decoder.Next()) {
+      if (!connection->started) {
+        sink->OnStreamStart(*record, &connection->process);
+        connection->started = true;
+      } else {
+        sink->OnRecord(connection->process, *record);
+      }
     }
+    if (connection->decoder.Failed()) End(connection, sink);
+  }
+  if (chunk.closed) {
+    End(connection, sink);
+    connections_.erase(chunk.connection);
   }
 }
 
 void SessionServer::End(Connection* connection, StreamSink* sink) {
+  if (connection->ended) return;
+  connection->ended = true;
   std::string error = connection->decoder.error();
   if (error.empty() && connection->decoder.PendingBytes() > 0) {
     error = "stream cut mid-record (" + std::to_string(connection->decoder.PendingBytes()) +
@@ -126,14 +214,25 @@ void SessionServer::End(Connection* connection, StreamSink* sink) {
   } else if (!error.empty()) {
     sink->OnStreamRejected(error);
   }
-  close(connection->fd);
 }
 
-std::vector<uint32_t> SessionServer::StreamingPids() const {
-  std::vector<uint32_t> pids;
-  for (const auto& connection : connections_) {
-    if (connection->started) pids.push_back(connection->process.pid);
+bool SessionServer::streams_open() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!open_pids_.empty()) return true;
   }
+  // The reader pushes a connection's end before it forgets the connection: checked in this order,
+  // a connection that just closed is still in the backlog or already in connections_.
+  return !backlog_.empty() || !connections_.empty();
+}
+
+std::vector<uint32_t> SessionServer::StreamingPids() {
+  std::vector<uint32_t> pids;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pids = open_pids_;
+  }
+  pids.erase(std::remove(pids.begin(), pids.end(), 0u), pids.end());  // credentials unknown
   // A process may stream on two connections for a moment (a fork child's, then its exec's).
   std::sort(pids.begin(), pids.end());
   pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
@@ -141,7 +240,19 @@ std::vector<uint32_t> SessionServer::StreamingPids() const {
 }
 
 void SessionServer::CloseAll(StreamSink* sink) {
-  for (auto& connection : connections_) End(connection.get(), sink);
+  const uint64_t one = 1;
+  while (write(stop_fd_, &one, sizeof(one)) < 0 && errno == EINTR) {
+  }
+  // Keep taking while the reader finishes its last push: it may be waiting for room. It pushes
+  // nothing after saying it is done.
+  while (!reader_done_.load(std::memory_order_acquire)) {
+    pollfd ready{backlog_.ready_fd(), POLLIN, 0};
+    poll(&ready, 1, 10);
+    Drain(sink, SIZE_MAX);
+  }
+  reader_.join();
+  Drain(sink, SIZE_MAX);
+  for (auto& [id, connection] : connections_) End(connection.get(), sink);
   connections_.clear();
 }
 

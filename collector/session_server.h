@@ -1,16 +1,23 @@
 // The launcher's end of the record streams: a Unix socket in a private temporary directory that
-// every traced process (the program and its children) connects to, and the poll loop that reads
-// their records as they arrive.
+// every traced process (the program and its children) connects to.
 //
-// Single-threaded: the owner calls PollOnce() in a loop. Each connection gets its own decoder and
-// ProcessStream; records reach the StreamSink in per-connection order.
+// Two threads: a reader thread accepts connections and reads their bytes into a StreamBacklog as
+// fast as the sockets deliver them, so the programs' rings drain at the pace of a read; the owner's
+// thread calls PollOnce() in a loop, which decodes what the reader queued and hands the records to
+// the StreamSink. Each connection gets its own decoder and ProcessStream; records reach the sink
+// in per-connection order, on the owner's thread only.
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "collector/process_stream.h"
+#include "collector/stream_backlog.h"
 #include "collector/stream_decoder.h"
 #include "common/status.h"
 
@@ -31,43 +38,79 @@ class StreamSink {
 
 class SessionServer {
  public:
-  // Creates the socket under $TMPDIR (or /tmp) in a fresh directory only this user can enter.
+  // Creates the socket under $TMPDIR (or /tmp) in a fresh directory only this user can enter, and
+  // starts reading.
   static Status Listen(uint64_t session_start_ns, std::unique_ptr<SessionServer>* out);
   ~SessionServer();
 
   const std::string& socket_path() const { return socket_path_; }
+  // Where bytes wait on disk when the records arrive faster than the sink takes them (the report's
+  // directory); until this is called they wait in memory only.
+  void SpillTo(const std::string& directory) { backlog_.SpillTo(directory); }
 
-  // Waits up to `timeout_ms` for connections, data or `extra_fd` (e.g. the child's pidfd; -1 for
-  // none), then accepts and reads everything available. Returns true when `extra_fd` is readable.
+  // Waits up to `timeout_ms` for records or `extra_fd` (e.g. the child's pidfd; -1 for none), then
+  // hands the sink what arrived (a bounded amount, so that the caller's timers keep running).
+  // Returns true when `extra_fd` is readable.
   bool PollOnce(int timeout_ms, int extra_fd, StreamSink* sink);
-  size_t open_connections() const { return connections_.size(); }
-  // The pids of the processes whose streams are open (the traced processes still running), each
-  // once.
-  std::vector<uint32_t> StreamingPids() const;
-  // Ends every connection still open (their records so far are kept).
+  // Whether a traced process may still send records: a connection is open, or bytes read from one
+  // still wait for the sink.
+  bool streams_open();
+  // The pids of the processes whose connections are open (the traced processes still running),
+  // each once; from the socket's peer credentials, so known before their records are decoded.
+  std::vector<uint32_t> StreamingPids();
+  // Stops reading, hands the sink every byte already read, then ends every connection still open
+  // (their records so far are kept).
   void CloseAll(StreamSink* sink);
+  // Stream bytes that waited in the spill file so far, and those still waiting there.
+  uint64_t spilled_bytes() { return backlog_.spilled_bytes(); }
+  uint64_t bytes_waiting_on_disk() { return backlog_.bytes_on_disk(); }
 
  private:
-  struct Connection {
+  // The reader thread's view of a connection.
+  struct Socket {
     int fd = -1;
+    uint64_t id = 0;
+    uint32_t pid = 0;
+  };
+  // The owner thread's view: what its bytes decoded to so far.
+  struct Connection {
     bool started = false;
+    bool ended = false;  // the stream broke: later bytes are ignored
     StreamDecoder decoder;
     ProcessStream process;
   };
 
-  SessionServer() = default;
+  SessionServer();
+  // Reader thread.
+  void ReadLoop();
   void AcceptPending();
-  // Reads what `connection` has; false when it closed.
-  bool ReadFrom(Connection* connection, StreamSink* sink);
-  void Deliver(Connection* connection, StreamSink* sink);
+  // Reads what `socket` has into the backlog; false when it closed.
+  bool ReadFrom(const Socket& socket);
+  void StopReading();
+
+  // Owner thread.
+  // Hands the sink queued chunks until none waits or `byte_budget` is spent.
+  void Drain(StreamSink* sink, size_t byte_budget);
+  void Deliver(const StreamChunk& chunk, StreamSink* sink);
   void End(Connection* connection, StreamSink* sink);
 
   int listen_fd_ = -1;
+  int stop_fd_ = -1;  // an eventfd: readable once the reader must stop
   std::string directory_;
   std::string socket_path_;
   uint64_t session_start_ns_ = 0;
+  StreamBacklog backlog_;
+  std::thread reader_;
+  std::atomic<bool> reader_done_{false};
+
+  // Reader thread only, but for what StreamingPids() and streams_open() read under mutex_.
+  std::vector<Socket> sockets_;
+  std::vector<char> read_buffer_;  // the next read's, until it is queued
   uint64_t streams_accepted_ = 0;
-  std::vector<std::unique_ptr<Connection>> connections_;
+  std::mutex mutex_;
+  std::vector<uint32_t> open_pids_;  // one per open socket, guarded by mutex_
+
+  std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
 };
 
 }  // namespace prof::collector

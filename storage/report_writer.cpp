@@ -36,11 +36,6 @@ constexpr size_t kMaxQueuedBytes = size_t{32} << 20;
 // leaves a few seconds of inserting for after the program's exit instead of dropped records.
 constexpr uint64_t kMaxSpillBytes = uint64_t{512} << 20;
 
-std::string DirectoryOf(const std::string& path) {
-  const std::string directory = std::filesystem::path(path).parent_path().string();
-  return directory.empty() ? "." : directory;
-}
-
 // The file is renamed into place only when complete, so durability and rollback buy nothing here.
 constexpr std::string_view kLoadPragmas =
     "PRAGMA journal_mode = OFF;"
@@ -66,6 +61,11 @@ struct ProcessName {
 };
 
 }  // namespace
+
+std::string ReportDirectory(const std::string& report_path) {
+  const std::string directory = std::filesystem::path(report_path).parent_path().string();
+  return directory.empty() ? "." : directory;
+}
 
 class ReportWriter::Impl : private BatchSink {
  public:
@@ -174,7 +174,7 @@ class ReportWriter::Impl : private BatchSink {
   TableInserter thread_names_table_{kThreadNamesInsert};
   // Declared last, so that its thread ends before anything it writes with is destroyed. Owns db_,
   // schema_, transaction_ and the inserters' statements from Open() until Stop().
-  BatchWriter batches_{this, kMaxQueuedBytes, {DirectoryOf(partial_path_), kMaxSpillBytes}};
+  BatchWriter batches_{this, kMaxQueuedBytes, {ReportDirectory(partial_path_), kMaxSpillBytes}};
 };
 
 Status ReportWriter::Impl::Open() {

@@ -66,18 +66,22 @@ struct OsrtCallRow {
 // Everything prof records about its own session, into the PROF_SESSION table (name, value).
 struct SessionInfo {
   std::string prof_version;
-  std::string command_line;  // the profiled program and its arguments, shell-quoted
+  std::string command_line;   // the profiled program and its arguments, shell-quoted
   std::string trace_options;  // e.g. "cuda,nvtx,osrt"
   int64_t osrt_threshold_ns = 0;
-  std::string environment_set;  // variables prof set in the child, "A=B" joined by '\n'
-  int64_t exit_status = 0;      // the program's exit code, or 128+N when signal N killed it
-  int64_t duration_ns = 0;      // program start to exit
-  int64_t dropped_records = 0;  // records the injected code dropped under back-pressure
-  int64_t unknown_records = 0;  // records of kinds this prof does not know, skipped
-  int64_t broken_streams = 0;   // process streams rejected or cut mid-record (records lost)
+  std::string environment_set;       // variables prof set in the child, "A=B" joined by '\n'
+  int64_t exit_status = 0;           // the program's exit code, or 128+N when signal N killed it
+  int64_t duration_ns = 0;           // program start to exit
+  int64_t dropped_records = 0;       // records the injected code dropped under back-pressure
+  int64_t unknown_records = 0;       // records of kinds this prof does not know, skipped
+  int64_t broken_streams = 0;        // process streams rejected or cut mid-record (records lost)
   int64_t cuda_dropped_records = 0;  // GPU activity records CUPTI dropped (no buffer available)
   int64_t utc_epoch_ns_at_start = 0;
 };
+
+// The directory of a report path ("." for a bare file name): where the report's temporary files
+// go, so that they use the disk the report is written to (/tmp may be memory).
+std::string ReportDirectory(const std::string& report_path);
 
 class ReportWriter {
  public:
