@@ -113,7 +113,8 @@ void SessionServer::ReadLoop() {
       close(sockets_[i].fd);
       {
         std::lock_guard<std::mutex> lock(mutex_);
-        open_pids_.erase(std::find(open_pids_.begin(), open_pids_.end(), sockets_[i].pid));
+        const auto pid = std::find(open_pids_.begin(), open_pids_.end(), sockets_[i].pid);
+        if (pid != open_pids_.end()) open_pids_.erase(pid);
       }
       sockets_.erase(sockets_.begin() + static_cast<std::ptrdiff_t>(i));
     }

@@ -67,7 +67,7 @@ constexpr auto kWatchdog = std::chrono::seconds(10);
 
 }  // namespace
 
-TEST_CASE("chunks beyond the memory bound wait in a spill file, in order and intact") {
+TEST_CASE("chunks beyond the memory bound wait in a spill file, in order and intact", "[backlog]") {
   StreamBacklog backlog(2 * kBuffer, uint64_t{1} << 20);  // two chunks in memory
   backlog.SpillTo(prof::test::MakeTempDir("backlog_spill"));
   const int count = 200;
@@ -88,7 +88,7 @@ TEST_CASE("chunks beyond the memory bound wait in a spill file, in order and int
   CHECK(backlog.bytes_on_disk() == 0);
 }
 
-TEST_CASE("once the spill file is empty again new chunks go to memory") {
+TEST_CASE("once the spill file is empty again new chunks go to memory", "[backlog]") {
   StreamBacklog backlog(kBuffer, uint64_t{1} << 20);
   backlog.SpillTo(prof::test::MakeTempDir("backlog_again"));
   StreamChunk in_memory = ChunkOf(&backlog, 0);
@@ -110,7 +110,8 @@ TEST_CASE("once the spill file is empty again new chunks go to memory") {
   CheckChunk(chunk, 2);
 }
 
-TEST_CASE("without a spill directory a full memory makes the reader wait for the collector") {
+TEST_CASE("without a spill directory a full memory makes the reader wait for the collector",
+          "[backlog]") {
   StreamBacklog backlog(kBuffer, uint64_t{1} << 20);
   Push(&backlog, 0);
   std::future<void> pushed = PushAsync(&backlog, ChunkOf(&backlog, 1));
@@ -124,7 +125,7 @@ TEST_CASE("without a spill directory a full memory makes the reader wait for the
   CHECK(backlog.spilled_bytes() == 0);
 }
 
-TEST_CASE("a full spill file makes the reader wait, and the order still holds") {
+TEST_CASE("a full spill file makes the reader wait, and the order still holds", "[backlog]") {
   // Room for one chunk in memory and about three of 100 bytes on disk.
   StreamBacklog backlog(kBuffer, 3 * (24 + 100));
   backlog.SpillTo(prof::test::MakeTempDir("backlog_full"));
@@ -152,7 +153,7 @@ TEST_CASE("a full spill file makes the reader wait, and the order still holds") 
   CHECK(backlog.spilled_bytes() >= 300);
 }
 
-TEST_CASE("a spill directory that cannot be used makes the reader wait instead") {
+TEST_CASE("a spill directory that cannot be used makes the reader wait instead", "[backlog]") {
   StreamBacklog backlog(kBuffer, uint64_t{1} << 20);
   backlog.SpillTo(prof::test::MakeTempDir("backlog_missing") + "/no/such/dir");
   Push(&backlog, 0);
@@ -166,7 +167,7 @@ TEST_CASE("a spill directory that cannot be used makes the reader wait instead")
   CHECK(backlog.spilled_bytes() == 0);
 }
 
-TEST_CASE("Close ends a wait for room and later chunks are thrown away") {
+TEST_CASE("Close ends a wait for room and later chunks are thrown away", "[backlog]") {
   StreamBacklog backlog(kBuffer, uint64_t{1} << 20);
   Push(&backlog, 0);
   std::future<void> pushed = PushAsync(&backlog, ChunkOf(&backlog, 1));
@@ -180,7 +181,7 @@ TEST_CASE("Close ends a wait for room and later chunks are thrown away") {
   CHECK_FALSE(backlog.Take(&chunk));
 }
 
-TEST_CASE("the ready descriptor is readable while pushed chunks wait to be taken") {
+TEST_CASE("the ready descriptor is readable while pushed chunks wait to be taken", "[backlog]") {
   StreamBacklog backlog(2 * kBuffer, uint64_t{1} << 20);
   CHECK_FALSE(Readable(backlog.ready_fd()));
   Push(&backlog, 0);

@@ -43,11 +43,11 @@ TEST_CASE("under a flood every record is either in the report or counted as drop
   const int64_t dropped =
       Number(report, "SELECT value FROM PROF_SESSION WHERE name = 'dropped_records'");
   INFO("written " << written << ", dropped " << dropped);
+  // 1.6 M records in a fraction of a second outrun the rings (8 MiB: ~116,000 marks per thread);
+  // how many the launcher's backlog then takes depends on the machine's cores (the overload test
+  // below always drops).
   CHECK(written + dropped == threads * marks);
   CHECK(written > 0);
-  // 1.6 M records in a fraction of a second outrun the rings (8 MiB: ~116,000 marks per thread)
-  // on any machine, so this run always takes the drop path.
-  CHECK(dropped > 0);
 }
 
 TEST_CASE("a sustained overload of 100 M events drops with exact counts, reported three ways") {
