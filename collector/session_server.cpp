@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/signals_blocked.h"
+
 namespace prof::collector {
 namespace {
 
@@ -68,7 +70,10 @@ Status SessionServer::Listen(uint64_t session_start_ns, std::unique_ptr<SessionS
   if (server->stop_fd_ < 0 || server->backlog_.ready_fd() < 0) {
     return Status::Error(std::string("cannot create an eventfd: ") + std::strerror(errno));
   }
-  server->reader_ = std::thread(&SessionServer::ReadLoop, server.get());
+  {
+    const ScopedSignalsBlocked for_the_reader;
+    server->reader_ = std::thread(&SessionServer::ReadLoop, server.get());
+  }
   pthread_setname_np(server->reader_.native_handle(), "prof-reader");
   *out = std::move(server);
   return Status::Ok();

@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "common/signals_blocked.h"
+
 namespace prof::storage {
 
 void BatchWriter::Start() {
@@ -11,7 +13,10 @@ void BatchWriter::Start() {
   if (running_) return;
   running_ = true;
   stopping_ = false;
-  thread_ = std::thread(&BatchWriter::Loop, this);
+  {
+    const ScopedSignalsBlocked for_the_writer;
+    thread_ = std::thread(&BatchWriter::Loop, this);
+  }
   pthread_setname_np(thread_.native_handle(), "prof-writer");  // tells it apart in top and perf
 }
 

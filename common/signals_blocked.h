@@ -1,0 +1,26 @@
+// Every signal blocked on the calling thread for a scope. A thread started inside the scope
+// inherits the full mask, so process-directed signals reach only the threads that handle them:
+// prof's handlers then interrupt the owner thread's poll at once instead of running, unnoticed
+// for up to a poll interval, on a helper thread.
+#pragma once
+
+#include <signal.h>
+
+namespace prof {
+
+class ScopedSignalsBlocked {
+ public:
+  ScopedSignalsBlocked() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous_);
+  }
+  ~ScopedSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+  ScopedSignalsBlocked(const ScopedSignalsBlocked&) = delete;
+  ScopedSignalsBlocked& operator=(const ScopedSignalsBlocked&) = delete;
+
+ private:
+  sigset_t previous_;
+};
+
+}  // namespace prof
