@@ -88,11 +88,15 @@ SessionServer::~SessionServer() {
   if (!directory_.empty()) rmdir(directory_.c_str());
 }
 
-void SessionServer::StopReading() {
-  if (!reader_.joinable()) return;
+void SessionServer::RequestStop() {
   const uint64_t one = 1;
   while (write(stop_fd_, &one, sizeof(one)) < 0 && errno == EINTR) {
   }
+}
+
+void SessionServer::StopReading() {
+  if (!reader_.joinable()) return;
+  RequestStop();
   backlog_.Close();  // a reader waiting for room would wait for good
   reader_.join();
 }
@@ -246,9 +250,7 @@ std::vector<uint32_t> SessionServer::StreamingPids() {
 }
 
 void SessionServer::CloseAll(StreamSink* sink) {
-  const uint64_t one = 1;
-  while (write(stop_fd_, &one, sizeof(one)) < 0 && errno == EINTR) {
-  }
+  RequestStop();
   // Keep taking while the reader finishes its last push: it may be waiting for room. It pushes
   // nothing after saying it is done.
   while (!reader_done_.load(std::memory_order_acquire)) {

@@ -61,8 +61,7 @@ class SessionServer {
   // Stops reading, hands the sink every byte already read, then ends every connection still open
   // (their records so far are kept).
   void CloseAll(StreamSink* sink);
-  // Stream bytes that waited in the spill file so far, and those still waiting there.
-  uint64_t spilled_bytes() { return backlog_.spilled_bytes(); }
+  // Stream bytes still waiting in the spill file.
   uint64_t bytes_waiting_on_disk() { return backlog_.bytes_on_disk(); }
 
  private:
@@ -86,6 +85,9 @@ class SessionServer {
   void AcceptPending();
   // Reads what `socket` has into the backlog; false when it closed.
   bool ReadFrom(const Socket& socket);
+  // Tells the reader to stop at its next look.
+  void RequestStop();
+  // Stops the reader, throwing away what it would still push.
   void StopReading();
 
   // Owner thread.
