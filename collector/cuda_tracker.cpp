@@ -354,20 +354,13 @@ void CudaTracker::OnMemset(const ProcessStream& process, const RecordHeader& rec
   writer_->AddCudaMemset(row);
 }
 
-uint32_t CudaTracker::SyncDevice(uint32_t context_id, const StreamState& state) {
-  const auto found = state.context_devices.find(context_id);
-  if (found != state.context_devices.end()) return found->second;
-  ++stats_.syncs_without_context;
-  return state.context_devices.size() == 1 ? state.context_devices.begin()->second : 0;
-}
-
 void CudaTracker::OnSync(const ProcessStream& process, const RecordHeader& record,
-                         StreamState* state) {
+                         StreamState* /*state*/) {
   const auto sync = Copy<protocol::CudaSyncRecord>(record);
   storage::CudaSyncRow row;
   row.operation.start = process.SessionTime(sync.header.timestamp_ns);
   row.operation.end = process.SessionTime(sync.end_ns);
-  row.operation.device_id = SyncDevice(sync.context_id, *state);
+  row.operation.device_id = sync.device_id;
   row.operation.context_id = sync.context_id;
   row.operation.stream_id = sync.stream_id;
   row.operation.correlation_id = sync.correlation_id;
@@ -449,9 +442,8 @@ void CudaTracker::WriteStreamOnce(const storage::CudaStreamRow& row) {
 }
 
 void CudaTracker::OnContext(const ProcessStream& process, const RecordHeader& record,
-                            StreamState* state) {
+                            StreamState* /*state*/) {
   const auto context = Copy<protocol::CudaContextRecord>(record);
-  state->context_devices[context.context_id] = context.device_id;
   if (!written_contexts_.insert({process.pid, context.context_id}).second) return;
   storage::CudaContextRow row;
   row.null_stream_id = context.null_stream_id;

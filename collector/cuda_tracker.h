@@ -40,7 +40,6 @@ struct CudaTrackerStats {
   uint64_t malformed_records = 0;       // shorter than their kind's struct
   uint64_t unnamed_api_calls = 0;       // API calls whose (domain, cbid) was never named
   uint64_t unnamed_kernels = 0;         // kernels whose name id was never sent
-  uint64_t syncs_without_context = 0;   // sync records of a context not (yet) described
   uint64_t unmatched_graph_traces = 0;  // written with graphExecId = graphId
   uint64_t malformed_python_stacks = 0;  // stack texts that did not parse (frames before kept)
 };
@@ -80,7 +79,6 @@ class CudaTracker {
   struct StreamState {
     std::unordered_map<uint64_t, storage::StringId> api_names;  // by ApiKey(domain, cbid)
     std::unordered_map<uint64_t, KernelNameIds> kernel_names;   // by CudaStringRecord id
-    std::unordered_map<uint32_t, uint32_t> context_devices;     // context id → device id
     // By correlation id; ids grow, so begin() is the oldest.
     std::map<uint32_t, storage::CudaGraphTraceRow> pending_graph_traces;
     std::map<uint32_t, uint32_t> unclaimed_graph_launches;  // correlation id → graph exec id
@@ -134,7 +132,6 @@ class CudaTracker {
   void OnDropped(const ProcessStream& process, const protocol::RecordHeader& record,
                  StreamState* state);
 
-  uint32_t SyncDevice(uint32_t context_id, const StreamState& state);
   storage::CudaApiCallRow ApiCallRow(const ProcessStream& process,
                                      const protocol::CudaApiCallRecord& call, StreamState* state);
   // The report-wide CUDA_CALLCHAINS id of a process's Python stack, assigned at first sight of the

@@ -54,8 +54,6 @@ void ActivityConverter::Convert(const CUpti_Activity& record) {
       return PeerMemcpy(record);
     case CUPTI_ACTIVITY_KIND_MEMSET:
       return Memset(record);
-    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
-      return Sync(record);
     case CUPTI_ACTIVITY_KIND_GRAPH_TRACE:
       return GraphTrace(record);
     case CUPTI_ACTIVITY_KIND_DEVICE:
@@ -64,8 +62,6 @@ void ActivityConverter::Convert(const CUpti_Activity& record) {
       return Context(record);
     case CUPTI_ACTIVITY_KIND_STREAM:
       return Stream(record);
-    case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
-      return CudaEvent(record);
     case CUPTI_ACTIVITY_KIND_MEMORY2:
       return Memory(record);
     default:
@@ -160,20 +156,6 @@ void ActivityConverter::Memset(const CUpti_Activity& activity) {
   SendFixed(sink_, &record);
 }
 
-void ActivityConverter::Sync(const CUpti_Activity& activity) {
-  const auto& sync = As<SyncActivity>(activity);
-  auto record = Start<protocol::CudaSyncRecord>(RecordKind::kCudaSync, sync.start);
-  record.end_ns = sync.end;
-  record.context_id = sync.contextId;
-  record.stream_id = sync.streamId;
-  record.correlation_id = sync.correlationId;
-  record.sync_type = static_cast<uint32_t>(sync.type);
-  record.event_id = sync.cudaEventId;
-  record.return_value = sync.returnValue;
-  record.event_sync_id = sync.cudaEventSyncId;
-  SendFixed(sink_, &record);
-}
-
 void ActivityConverter::GraphTrace(const CUpti_Activity& activity) {
   const auto& graph = As<GraphTraceActivity>(activity);
   auto record = Start<protocol::CudaGraphTraceRecord>(RecordKind::kCudaGraphTrace, graph.start);
@@ -242,18 +224,6 @@ void ActivityConverter::Stream(const CUpti_Activity& activity) {
   record.priority = stream.priority;
   record.flag = static_cast<uint32_t>(stream.flag);
   record.correlation_id = stream.correlationId;
-  SendFixed(sink_, &record);
-}
-
-void ActivityConverter::CudaEvent(const CUpti_Activity& activity) {
-  const auto& event = As<CudaEventActivity>(activity);
-  auto record = Start<protocol::CudaEventRecord>(RecordKind::kCudaEvent, event.deviceTimestamp);
-  record.device_id = event.deviceId;
-  record.context_id = event.contextId;
-  record.stream_id = event.streamId;
-  record.correlation_id = event.correlationId;
-  record.event_id = event.eventId;
-  record.event_sync_id = event.cudaEventSyncId;
   SendFixed(sink_, &record);
 }
 

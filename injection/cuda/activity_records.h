@@ -50,12 +50,10 @@ class ActivityConverter {
   void Memcpy(const CUpti_Activity& record);
   void PeerMemcpy(const CUpti_Activity& record);
   void Memset(const CUpti_Activity& record);
-  void Sync(const CUpti_Activity& record);
   void GraphTrace(const CUpti_Activity& record);
   void Device(const CUpti_Activity& record);
   void Context(const CUpti_Activity& record);
   void Stream(const CUpti_Activity& record);
-  void CudaEvent(const CUpti_Activity& record);
   void Memory(const CUpti_Activity& record);
   // The id of `name`, sending its CudaStringRecord first when this thread has not sent it.
   uint64_t NameId(const char* name);

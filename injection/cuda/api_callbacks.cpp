@@ -11,6 +11,8 @@
 #include "injection/cuda/graph_events.h"
 #include "injection/cuda/profiler_api_capture.h"
 #include "injection/cuda/python_stacks.h"
+#include "injection/cuda/sync_call_decoding.h"
+#include "injection/cuda/sync_records.h"
 #include "injection/protocol/cuda_records.h"
 
 namespace prof::injection::cuda {
@@ -25,16 +27,19 @@ constexpr size_t kWords = kMaxCbid / 64;
 const CuptiFunctions* g_cupti = nullptr;
 std::atomic<bool> g_recording{false};
 // CUPTI's callback names ("cudaLaunchKernel_v7000": the names nsys stores, with the version suffix
-// that CUpti_CallbackData::functionName lacks) of the enabled functions, filled before any callback.
+// that CUpti_CallbackData::functionName lacks) of the recorded functions, filled before any callback.
+// A function enabled only for its sync rows (cudaStreamQuery) has none: its calls are not written.
 const char* g_names[2][kMaxCbid] = {};
 // The enabled functions whose calls carry the caller's Python stack (--python-backtrace=cuda):
 // those that launch work or can block the thread.
 uint64_t g_with_stack[2][kWords] = {};
 
 // Per thread: depth of recorded calls in progress (only the outermost is sent), the entry time of
-// the outermost one, and which functions' names this thread has already sent.
+// the outermost one and of the innermost sync or event call (sync_records.h), and which functions'
+// names this thread has already sent.
 thread_local uint32_t t_depth = 0;
 thread_local uint64_t t_entry_ns = 0;
+thread_local uint64_t t_sync_entry_ns = 0;
 thread_local uint64_t t_named[2][kWords] = {};
 
 size_t DomainIndex(CudaApiDomain domain) { return domain == CudaApiDomain::kRuntime ? 0 : 1; }
@@ -129,14 +134,26 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain cupti_domain, 
   }
   if (cupti_domain != CUPTI_CB_DOMAIN_RUNTIME_API && cupti_domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto& data = *static_cast<const CUpti_CallbackData*>(callback_data);
+  const bool sync_call = SyncRoleOf(cupti_domain, cbid) != SyncRole::kNone;
   if (data.callbackSite == CUPTI_API_ENTER) {
-    if (t_depth++ == 0) t_entry_ns = MonotonicNowNs();
+    if (t_depth++ == 0) {
+      t_entry_ns = MonotonicNowNs();
+      if (sync_call) t_sync_entry_ns = t_entry_ns;
+    } else if (sync_call) {
+      t_sync_entry_ns = MonotonicNowNs();
+    }
     return;
   }
-  if (t_depth == 0 || --t_depth != 0) return;  // a nested call, or an exit whose entry we missed
+  if (t_depth == 0) return;  // an exit whose entry we missed
   const auto domain = cupti_domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaApiDomain::kRuntime
                                                                    : CudaApiDomain::kDriver;
-  OnExit(domain, cbid, data);
+  if (sync_call) {
+    OnSyncCallExit(cupti_domain, cbid, data, ReturnValue(domain, data) == 0, t_sync_entry_ns,
+                   MonotonicNowNs());
+  }
+  if (--t_depth != 0) return;  // a nested call
+  if (g_names[DomainIndex(domain)][cbid] != nullptr) OnExit(domain, cbid, data);
+  SendPendingSyncRecord(data.correlationId);
 }
 
 CUptiResult EnableDomain(CUpti_SubscriberHandle subscriber, CudaApiDomain api_domain,
@@ -146,12 +163,11 @@ CUptiResult EnableDomain(CUpti_SubscriberHandle subscriber, CudaApiDomain api_do
                                           : CUPTI_CB_DOMAIN_DRIVER_API;
   for (uint32_t cbid = 1; cbid < cbid_count; ++cbid) {
     const char* name = nullptr;
-    if (g_cupti->cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || name == nullptr ||
-        !is_recorded(name)) {
-      continue;
-    }
-    g_names[DomainIndex(api_domain)][cbid] = name;
-    if (Settings().python_backtrace && LaunchesOrBlocks(name)) {
+    const bool recorded = g_cupti->cuptiGetCallbackName(domain, cbid, &name) == CUPTI_SUCCESS &&
+                          name != nullptr && is_recorded(name);
+    if (!recorded && SyncRoleOf(domain, cbid) == SyncRole::kNone) continue;
+    if (recorded) g_names[DomainIndex(api_domain)][cbid] = name;
+    if (recorded && Settings().python_backtrace && LaunchesOrBlocks(name)) {
       g_with_stack[DomainIndex(api_domain)][cbid / 64] |= uint64_t{1} << (cbid % 64);
     }
     const CUptiResult result = g_cupti->cuptiEnableCallback(1, subscriber, domain, cbid);
@@ -164,6 +180,7 @@ CUptiResult EnableDomain(CUpti_SubscriberHandle subscriber, CudaApiDomain api_do
 
 CUptiResult StartApiCallbacks(const CuptiFunctions* cupti) {
   g_cupti = cupti;
+  StartSyncRecords(cupti);
   CUpti_SubscriberHandle subscriber = nullptr;
   CUptiResult result = cupti->cuptiSubscribe(&subscriber, OnCallback, nullptr);
   if (result != CUPTI_SUCCESS) return result;

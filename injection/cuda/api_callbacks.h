@@ -9,7 +9,8 @@
 // made outside a runtime call, except the trivial queries listed in api_selection.cpp. A call's
 // CudaApiNameRecord is sent by each thread before that thread's first call of that function.
 // Callbacks run on the application's threads and must not allocate, lock or call CUPTI beyond
-// cuptiGetGraphExecId and cuptiGetGraphId.
+// cuptiGetGraphExecId and cuptiGetGraphId; the exception are the few event and sync calls
+// (sync_records.h), which take a short lock and ask CUPTI for stream and device ids.
 #pragma once
 
 #include <cupti.h>

@@ -54,6 +54,8 @@ void InForkChild() { StopApiCallbacksInForkChild(); }
 
 // The GPU activity kinds prof records; with --cuda-graph-trace=node graphs are traced node by node
 // (their kernels, copies and memsets appear with a graphNodeId) instead of one GRAPH_TRACE row.
+// SYNCHRONIZATION and CUDA_EVENT rows come from the API callbacks instead (sync_records.h): those
+// two kinds cost more than all the others together but kernels.
 // MEMORY2 (allocations and frees) only with --cuda-memory-usage=true: it costs a record per
 // allocation call, which allocation-heavy programs without a caching allocator notice.
 CUptiResult EnableActivityKinds() {
@@ -61,8 +63,7 @@ CUptiResult EnableActivityKinds() {
   for (CUpti_ActivityKind kind :
        {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT, CUPTI_ACTIVITY_KIND_STREAM,
         CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-        CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET,
-        CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_CUDA_EVENT}) {
+        CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET}) {
     if (CUptiResult result = g_cupti.cuptiActivityEnable(kind); result != CUPTI_SUCCESS) {
       return result;
     }

@@ -16,12 +16,10 @@ using KernelActivity = CUpti_ActivityKernel10;
 using MemcpyActivity = CUpti_ActivityMemcpy6;
 using PeerMemcpyActivity = CUpti_ActivityMemcpyPtoP4;
 using MemsetActivity = CUpti_ActivityMemset4;
-using SyncActivity = CUpti_ActivitySynchronization2;
 using GraphTraceActivity = CUpti_ActivityGraphTrace2;
 using DeviceActivity = CUpti_ActivityDevice5;
 using ContextActivity = CUpti_ActivityContext3;
 using StreamActivity = CUpti_ActivityStream;
-using CudaEventActivity = CUpti_ActivityCudaEvent2;
 using MemoryActivity = CUpti_ActivityMemory4;
 
 // CUPTI_API_VERSION of the headers (e.g. 130001). A loaded libcupti of another major version fills

@@ -145,13 +145,13 @@ constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
     case RecordKind::kCudaApiCallWithStack:
     case RecordKind::kCudaGraphLaunch:
     case RecordKind::kCudaGraphEvent:
+    case RecordKind::kCudaSync:
+    case RecordKind::kCudaEvent:
       return CaptureRole::kProgramEvent;
     case RecordKind::kCudaKernel:
     case RecordKind::kCudaMemcpy:
     case RecordKind::kCudaMemset:
-    case RecordKind::kCudaSync:
     case RecordKind::kCudaGraphTrace:
-    case RecordKind::kCudaEvent:
     case RecordKind::kCudaMemory:
       return CaptureRole::kDeliveredLater;
     default:  // hello, thread names, NVTX domains/strings/categories, CUDA names/devices/streams

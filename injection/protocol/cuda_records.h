@@ -163,17 +163,18 @@ struct CudaMemsetRecord {
 };
 static_assert(sizeof(CudaMemsetRecord) == 72);
 
-// A host thread waiting in a synchronizing call (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION).
+// A host thread in a synchronizing or querying call (a SYNCHRONIZATION row), written from the API
+// callbacks (injection/cuda/sync_records.h); header.timestamp_ns is the call's entry.
 struct CudaSyncRecord {
   RecordHeader header;
   uint64_t end_ns;
   uint32_t context_id;
-  uint32_t stream_id;  // CUPTI's invalid-id (0xffffffff) for context syncs
+  uint32_t stream_id;  // CUPTI's invalid-id (0xffffffff) for context and event syncs
   uint32_t correlation_id;
   uint32_t sync_type;  // CUpti_ActivitySynchronizationType
   uint32_t event_id;   // CUPTI's invalid-id for syncs that name no event
-  uint32_t return_value;
-  uint64_t event_sync_id;
+  uint32_t device_id;
+  uint64_t event_sync_id;  // the sync id of the event's latest record; invalid-id when none
 };
 static_assert(sizeof(CudaSyncRecord) == 56);
 
@@ -295,7 +296,8 @@ struct CudaStreamRecord {
 };
 static_assert(sizeof(CudaStreamRecord) == 40);
 
-// A cudaEventRecord reaching the GPU (CUPTI_ACTIVITY_KIND_CUDA_EVENT).
+// A cudaEventRecord call (a CUDA_EVENT row), written from the API callbacks; header.timestamp_ns
+// is the call's exit.
 struct CudaEventRecord {
   RecordHeader header;
   uint32_t device_id;

@@ -247,37 +247,39 @@ TEST_CASE("cuda_tracker maps memcpy and memset kinds onto nsys's ids", "[cuda][t
         Rows{{"CUDA_MEMOPR_MEMORY_KIND_PAGEABLE"}, {"CUDA_MEMOPR_MEMORY_KIND_UNKNOWN"}});
 }
 
-TEST_CASE("cuda_tracker takes a sync's device from its context", "[cuda][tracker]") {
+TEST_CASE("cuda_tracker writes syncs as nsys does: stream syncs as syncType 2, unknown types 0",
+          "[cuda][tracker]") {
   CudaHarness harness("cuda-sync");
   auto sync = Make<protocol::CudaSyncRecord>(RecordKind::kCudaSync, 2000);
   sync.end_ns = 2500;
-  sync.context_id = 4;  // not described yet, and no context known: device 0
+  sync.context_id = 4;
+  sync.device_id = 3;
   sync.stream_id = 7;
   sync.correlation_id = 702;
   sync.sync_type = 3;  // a stream synchronize: nsys writes 2
   sync.event_id = 4294967295u;
   sync.event_sync_id = 4294967295u;
   harness.Feed(sync);
-  FeedContext(&harness, 1, 2, 7);
   sync.header.timestamp_ns = 3000;
+  sync.end_ns = 3100;
   sync.context_id = 1;
+  sync.device_id = 0;
   sync.sync_type = 2;
   sync.event_id = 19;
   sync.event_sync_id = 1;
   harness.Feed(sync);
   sync.header.timestamp_ns = 4000;
-  sync.context_id = 4;  // unknown, but the process has one context: its device
+  sync.end_ns = 4000;
   sync.sync_type = 42;
   harness.Feed(sync);
   harness.Finish();
   CHECK(harness.Query("SELECT start, end, deviceId, contextId, quote(greenContextId), streamId, "
                       "correlationId, globalPid, quote(deprecatedSyncType), syncType, eventId, "
                       "eventSyncId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION ORDER BY start") ==
-        Rows{{"1000", "1500", "0", "4", "NULL", "7", "702", kGlobalPid, "NULL", "2",
+        Rows{{"1000", "1500", "3", "4", "NULL", "7", "702", kGlobalPid, "NULL", "2",
               "4294967295", "4294967295"},
-             {"2000", "1500", "2", "1", "NULL", "7", "702", kGlobalPid, "NULL", "2", "19", "1"},
-             {"3000", "1500", "2", "4", "NULL", "7", "702", kGlobalPid, "NULL", "0", "19", "1"}});
-  CHECK(harness.tracker().stats().syncs_without_context == 2);
+             {"2000", "2100", "0", "1", "NULL", "7", "702", kGlobalPid, "NULL", "2", "19", "1"},
+             {"3000", "3000", "0", "1", "NULL", "7", "702", kGlobalPid, "NULL", "0", "19", "1"}});
 }
 
 protocol::CudaGraphTraceRecord GraphTrace(uint64_t start, uint32_t correlation, uint32_t graph) {

@@ -42,14 +42,15 @@ TEST_CASE("trivial queries are not recorded - in every variant") {
   for (const char* name : {"cudaGetDevice_v3020", "cudaGetLastError_v3020", "cudaPeekAtLastError_v3020",
                            "cudaGetDeviceCount_v3020", "cudaDeviceGetAttribute_v5000",
                            "cudaStreamGetPriority_ptsz_v7000", "cudaFuncSetAttribute_v9000",
-                           "cudaDeviceGetStreamPriorityRange_v5050", ""}) {
+                           "cudaDeviceGetStreamPriorityRange_v5050", "cudaStreamQuery_v3020",
+                           "cudaStreamQuery_ptsz_v7000", ""}) {
     INFO(name);
     CHECK_FALSE(IsRecordedRuntimeApi(name));
   }
   for (const char* name : {"cuCtxGetCurrent", "cuDeviceGetAttribute", "cuDevicePrimaryCtxGetState",
                            "cuPointerGetAttribute", "cuStreamGetPriority_ptsz", "cuCtxPushCurrent_v2",
                            "cuDeviceTotalMem_v2", "cuCtxGetLimit", "cuKernelGetFunction",
-                           ""}) {
+                           "cuStreamQuery", "cuStreamQuery_ptsz", ""}) {
     INFO(name);
     CHECK_FALSE(IsRecordedDriverApi(name));
   }

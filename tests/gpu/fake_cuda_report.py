@@ -26,6 +26,7 @@ class FakeReport:
         self.clock = 1000
         self.correlation = 0
         self.streams = set()
+        self.call_times = {}  # correlationId -> (start, end) of its API call
         self.db.execute("INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (?, 0, 'NVIDIA H200')", (1 << 48,))
 
     def tick(self, ns=100):
@@ -42,6 +43,7 @@ class FakeReport:
         """A RUNTIME call on thread `tid`; returns its correlationId (left out when not record)."""
         self.correlation += 1
         start, end = self.tick(), self.tick(50)
+        self.call_times[self.correlation] = (start, end)
         if record:
             self.db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
                             "correlationId, nameId, returnValue) VALUES (?, ?, 0, ?, ?, ?, 0)",
@@ -59,11 +61,13 @@ class FakeReport:
             (start, start + 2000, stream, correlation, global_tid(0), self.string(f"{name}(float *, int)"),
              self.string(name), *grid, *block, static_shared, dynamic_shared, correlation))
 
-    def sync(self, correlation, stream, sync_type):
-        start = self.tick()
+    def sync(self, correlation, stream, sync_type, after_call=False):
+        """A sync row inside its call (after it, with `after_call`), naming no event."""
+        call_start, call_end = self.call_times[correlation]
+        start, end = (self.tick(), self.tick(10)) if after_call else (call_start + 5, call_end - 5)
         self.db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, streamId, "
-                        "correlationId, syncType, eventId) VALUES (?, ?, 0, 1, ?, ?, ?, 0)",
-                        (start, start + 10, stream, correlation, sync_type))
+                        "correlationId, syncType, eventId, eventSyncId) VALUES (?, ?, 0, 1, ?, ?, ?, ?, ?)",
+                        (start, end, stream, correlation, sync_type, 4294967295, 4294967295))
 
     def push_pop(self, tid, text, start, end):
         self.db.execute("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) "

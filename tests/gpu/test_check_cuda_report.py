@@ -35,7 +35,8 @@ def write_threads_report(path, defect=None):
             report.kernel(correlation, kernel, stream, (2, 1, 1), (128, 1, 1), start=early)
         if defect == "extra kernel" and kernel == "main_kernel":
             report.kernel(report.api(tid, "cudaLaunchKernel_v7000"), kernel, stream, (2, 1, 1), (128, 1, 1))
-        report.sync(report.api(tid, "cudaStreamSynchronize_v3020"), stream, 3)
+        report.sync(report.api(tid, "cudaStreamSynchronize_v3020"), stream, 3,
+                    after_call=defect == "sync after its call" and kernel == "main_kernel")
         range_end = report.tick()
         if defect == "range closed early" and kernel == "worker_kernel":
             range_end = range_start + 10
@@ -97,6 +98,13 @@ class SingleReportTest(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertEqual(failed_names(output), ["GPU operations per (NVTX range of the call, label, API)"])
         self.assertIn("     ('(no range)', 'worker_kernel', 'cudaLaunchKernel'): expected 0, got 5", output)
+
+    def test_sync_after_its_call_fails(self):
+        code, output = self.check("sync after its call")
+        self.assertEqual(code, 1)
+        self.assertEqual(failed_names(output), ["every SYNCHRONIZATION row with a RUNTIME call lies inside it"])
+        self.assertIn("FAIL every SYNCHRONIZATION row with a RUNTIME call lies inside it: 1 of 2 do not: "
+                      "['cudaStreamSynchronize']", output)
 
     def test_unknown_program_is_a_usage_error(self):
         code, _ = run_checker("no_such_program", TORCH_MIX)

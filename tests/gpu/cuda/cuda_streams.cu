@@ -12,10 +12,14 @@
 //   cudaMemcpy on the default stream, in "sync-copies":      (1,0,2) (1,1,2) (2,2,0) (2,2,1) (8,2,2), 16384 B
 //   cudaMemcpyAsync on s1, in "async-copies":                 (1,0,2) (1,1,2) (2,2,0) (2,2,1) (8,2,2), 8192 B
 // MEMSET, in "memsets": cudaMemset value 0, 16384 B, default stream; cudaMemsetAsync value 1, 8192 B, s2
-// SYNCHRONIZATION: cudaStreamWaitEvent 1, cudaEventSynchronize 1, cudaStreamSynchronize 2,
-//   cudaDeviceSynchronize 1 (not asserted: nsys's reference export shows none for it)
+// SYNCHRONIZATION: cudaStreamWaitEvent 1, cudaEventSynchronize 1, cudaEventQuery 1, cudaStreamQuery 1
+//   (under a correlationId with no RUNTIME row: nsys records the sync but not the call),
+//   cudaStreamSynchronize 2, cudaDeviceSynchronize 1 (not asserted: nsys's reference export shows none
+//   for it); each inside its call, the wait and the event sync naming their event's record
+// CUDA_EVENT: cudaEventRecord 2, eventSyncIds 1 and 2
 // RUNTIME calls: cudaStreamCreate 3, cudaMalloc 4, cudaHostAlloc 1 (what cudaMallocHost records as), cudaEventCreate 2,
 //   cudaLaunchKernel 9, cudaEventRecord 2, cudaStreamWaitEvent 1, cudaEventSynchronize 1,
+//   cudaEventQuery 1,
 //   cudaMemcpy 5, cudaMemcpyAsync 5, cudaStreamSynchronize 2, cudaMemset 1, cudaMemsetAsync 1,
 //   cudaDeviceSynchronize 1, cudaFree 4, cudaFreeHost 1, cudaEventDestroy 2, cudaStreamDestroy 3
 // Streams: kernels on 3 distinct streams; GPU operations on 4 (the 3 and the default stream).
@@ -105,6 +109,8 @@ void Events(Buffers& g) {
   for (int i = 0; i < 2; ++i) reduce_kernel<<<kReduceGrid, kReduceBlock, shared, g.streams[2]>>>(g.a, g.sums, kElements);
   CHECK(cudaEventRecord(g.reduced, g.streams[2]));
   CHECK(cudaEventSynchronize(g.reduced));
+  CHECK(cudaEventQuery(g.filled));        // complete by now: both queries return cudaSuccess
+  CHECK(cudaStreamQuery(g.streams[2]));
   nvtxRangePop();
 }
 

@@ -5,7 +5,7 @@ flagged (`<-- only nsys` / `<-- only prof`) without failing; total kernel time m
 """
 from collections import Counter
 
-from report import PUSH_POP, START_END, copy_label
+from report import NO_CALL, PUSH_POP, START_END, copy_label
 
 KERNEL_TIME_TOLERANCE = 0.05
 # Tiny programs' kernels vary by more than 5% from run to run; below this total the absolute
@@ -45,7 +45,7 @@ def sections(report):
     kernels = report.kernels()
 
     def api_of(correlation):
-        return calls[correlation][0].name if correlation in calls else "(no RUNTIME call)"
+        return calls[correlation][0].name if correlation in calls else NO_CALL
 
     ranges = Counter(f"{r.text} [push/pop]" for r in report.ranges(PUSH_POP))
     ranges.update(f"{r.text} [start/end]" for r in report.ranges(START_END))
@@ -59,8 +59,12 @@ def sections(report):
         "graph launches (GRAPH_TRACE)": Counter({"rows": len(report.graph_launches())}),
         "graph events (CUDA_GRAPH_EVENTS): class name graph original exec": Counter(
             " ".join(str(value) for value in event) for event in report.graph_events()),
-        "SYNCHRONIZATION by API, syncType": Counter(f"{api_of(c)} syncType {t}" for c, t, _ in report.syncs()
-                                                    if t != CONTEXT_SYNC),
+        "SYNCHRONIZATION by API, syncType, stream, eventId, eventSyncId": Counter(
+            f"{api_of(s.correlation)} syncType {s.sync_type} stream {s.stream} event {s.event_id} "
+            f"sync {s.event_sync_id}" for s in report.syncs() if s.sync_type != CONTEXT_SYNC),
+        "CUDA_EVENT by API, stream, eventId, eventSyncId": Counter(
+            f"{api_of(e.correlation)} stream {e.stream} event {e.event_id} sync {e.event_sync_id}"
+            for e in report.cuda_events()),
         "NVTX ranges by name": ranges,
     }
 

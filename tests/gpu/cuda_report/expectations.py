@@ -8,6 +8,7 @@ each .cu file says the same in words). `expected(program, graph_trace)` returns 
   graph_launches  GRAPH_TRACE rows; graph_execs: distinct graphExecIds (None: not asserted)
   graph_nodes   {table: (operations with graphNodeId set, distinct graphNodeIds)}
   syncs         {API base name: SYNCHRONIZATION rows}; syncs_unasserted: API names only reported
+  events        {API base name: CUDA_EVENT rows}
   api           {API base name: RUNTIME rows}; other names are only reported
   ops           {(innermost NVTX range, label, base name of the launching API): count}
   stream_groups lists of labels that share one stream, each group on its own (None: not asserted)
@@ -17,7 +18,7 @@ each .cu file says the same in words). `expected(program, graph_trace)` returns 
 
 To add a program: a function returning this dict, registered in PROGRAMS.
 """
-from report import copy_label
+from report import NO_CALL, copy_label
 
 COPY_TYPES = [(1, 0, 2), (1, 1, 2), (2, 2, 0), (2, 2, 1), (8, 2, 2)]  # HtoD pageable/pinned, DtoH, DtoD
 
@@ -52,11 +53,14 @@ def cuda_streams(graph_trace):
         "memsets": {(0, 16384): 1, (1, 8192): 1},
         "graph_launches": 0, "graph_execs": None,
         "graph_nodes": {"KERNEL": (0, 0), "MEMCPY": (0, 0), "MEMSET": (0, 0)},
-        "syncs": {"cudaStreamWaitEvent": 1, "cudaEventSynchronize": 1, "cudaStreamSynchronize": 2},
+        # cudaStreamQuery's row names no RUNTIME call: nsys writes the sync row, not the call.
+        "syncs": {"cudaStreamWaitEvent": 1, "cudaEventSynchronize": 1, "cudaEventQuery": 1,
+                  NO_CALL: 1, "cudaStreamSynchronize": 2},
+        "events": {"cudaEventRecord": 2},
         "syncs_unasserted": ["cudaDeviceSynchronize"],
         "api": {"cudaStreamCreate": 3, "cudaMalloc": 4, "cudaHostAlloc": 1, "cudaEventCreate": 2,
                 "cudaLaunchKernel": 9, "cudaEventRecord": 2, "cudaStreamWaitEvent": 1,
-                "cudaEventSynchronize": 1, "cudaMemcpy": 5, "cudaMemcpyAsync": 5, "cudaStreamSynchronize": 2,
+                "cudaEventSynchronize": 1, "cudaEventQuery": 1, "cudaMemcpy": 5, "cudaMemcpyAsync": 5, "cudaStreamSynchronize": 2,
                 "cudaMemset": 1, "cudaMemsetAsync": 1, "cudaDeviceSynchronize": 1, "cudaFree": 4,
                 "cudaFreeHost": 1, "cudaEventDestroy": 2, "cudaStreamDestroy": 3},
         "ops": ops,
@@ -87,6 +91,7 @@ def cuda_graph(graph_trace):
                         "MEMSET": (5, 1) if node_level else (0, 0)},
         "syncs": {"cudaStreamSynchronize": 2},
         "syncs_unasserted": [],
+        "events": {},
         "api": {"cudaStreamCreate": 1, "cudaMalloc": 1, "cudaLaunchKernel": 5, "cudaMemsetAsync": 1,
                 "cudaStreamBeginCapture": 1, "cudaStreamEndCapture": 1, "cudaGraphInstantiateWithFlags": 1,
                 "cudaGraphLaunch": 5, "cudaStreamSynchronize": 2, "cudaGraphExecDestroy": 1,
@@ -109,6 +114,7 @@ def cuda_threads(graph_trace):
         "graph_nodes": {"KERNEL": (0, 0), "MEMCPY": (0, 0), "MEMSET": (0, 0)},
         "syncs": {"cudaStreamSynchronize": 2},
         "syncs_unasserted": [],
+        "events": {},
         "api": {"cudaStreamCreate": 2, "cudaMalloc": 2, "cudaLaunchKernel": 8, "cudaStreamSynchronize": 2},
         "ops": {("main-work", "main_kernel", "cudaLaunchKernel"): 3,
                 ("worker-work", "worker_kernel", "cudaLaunchKernel"): 5},

@@ -18,6 +18,12 @@ START_END = 60
 GpuOp = namedtuple("GpuOp", "table label start end stream correlation graph_node detail")
 ApiCall = namedtuple("ApiCall", "name start end tid event_class")
 Range = namedtuple("Range", "text start end tid")
+Sync = namedtuple("Sync", "correlation sync_type stream event_id event_sync_id start end")
+CudaEvent = namedtuple("CudaEvent", "correlation event_id event_sync_id stream")
+# CUPTI's "not applicable" id in SYNCHRONIZATION.eventId / eventSyncId.
+NO_EVENT = 4294967295
+# What a row whose correlationId has no RUNTIME row is counted as.
+NO_CALL = "(no RUNTIME call)"
 
 
 def base_api_name(name):
@@ -90,9 +96,15 @@ class Report:
         return calls
 
     def syncs(self):
-        """SYNCHRONIZATION rows as (correlationId, syncType, streamId)."""
-        sql = "SELECT correlationId, syncType, streamId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
-        return self.rows("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", sql)
+        """SYNCHRONIZATION rows as Sync tuples."""
+        sql = """SELECT correlationId, syncType, streamId, eventId, eventSyncId, start, end
+                 FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"""
+        return [Sync(*r) for r in self.rows("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", sql)]
+
+    def cuda_events(self):
+        """CUDA_EVENT rows (one per cudaEventRecord) as CudaEvent tuples."""
+        sql = "SELECT correlationId, eventId, eventSyncId, streamId FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT"
+        return [CudaEvent(*r) for r in self.rows("CUPTI_ACTIVITY_KIND_CUDA_EVENT", sql)]
 
     def ranges(self, event_type=PUSH_POP):
         """NVTX ranges of one eventType; a registered string's text is read through textId."""

@@ -6,7 +6,7 @@ threads. Each assertion prints one line through Results.
 """
 from collections import Counter
 
-from report import PUSH_POP, base_api_name
+from report import NO_CALL, NO_EVENT, PUSH_POP, base_api_name
 
 
 def innermost_range(ranges_by_tid, call):
@@ -89,18 +89,40 @@ class SingleReportChecks:
                                (len(nodes), len(set(nodes))))
 
     def check_syncs(self):
-        by_api, types = Counter(), Counter()
-        for correlation, sync_type, _ in self.report.syncs():
-            calls = self.calls.get(correlation, [])
-            name = base_api_name(calls[0].name) if calls else "(no RUNTIME call)"
+        by_api, types, outside = Counter(), Counter(), []
+        syncs = self.report.syncs()
+        for sync in syncs:
+            calls = self.calls.get(sync.correlation, [])
+            name = base_api_name(calls[0].name) if calls else NO_CALL
             by_api[name] += 1
-            types[(name, sync_type)] += 1
+            types[(name, sync.sync_type)] += 1
+            if calls and not calls[0].start <= sync.start <= sync.end <= calls[0].end:
+                outside.append(name)
         unasserted = self.spec["syncs_unasserted"]
         asserted = {name: count for name, count in by_api.items() if name not in unasserted}
         self.results.equal("SYNCHRONIZATION rows per API", self.spec["syncs"], asserted)
         self.results.info("SYNCHRONIZATION rows per (API, syncType)", sorted(types.items()))
         for name in unasserted:
             self.results.info(f"SYNCHRONIZATION rows of {name} (not asserted)", by_api.get(name, 0))
+        self.results.report(not outside, "every SYNCHRONIZATION row with a RUNTIME call lies inside it",
+                            f"{len(outside)} of {len(syncs)} do not: {sorted(set(outside))}")
+        self.check_events(syncs)
+
+    def check_events(self, syncs):
+        events = self.report.cuda_events()
+        by_api = Counter()
+        for event in events:
+            calls = self.calls.get(event.correlation, [])
+            by_api[base_api_name(calls[0].name) if calls else NO_CALL] += 1
+        self.results.equal("CUDA_EVENT rows per API", self.spec["events"], dict(by_api))
+        sync_ids = [event.event_sync_id for event in events]
+        self.results.report(sorted(sync_ids) == list(range(1, len(events) + 1)),
+                            "CUDA_EVENT eventSyncIds are 1..n, each once", str(sorted(sync_ids)[:8]))
+        recorded = {(event.event_id, event.event_sync_id) for event in events}
+        waits = [s for s in syncs if s.event_sync_id != NO_EVENT]
+        unmatched = [s for s in waits if (s.event_id, s.event_sync_id) not in recorded]
+        self.results.report(not unmatched, "every sync on a recorded event names a CUDA_EVENT row's ids",
+                            f"{len(waits) - len(unmatched)} of {len(waits)}")
 
     def check_api_calls(self):
         counts = Counter(base_api_name(call.name) for calls in self.calls.values() for call in calls)
