@@ -1,5 +1,5 @@
-// Interposers that open, close and control descriptors: the open family with its 64-bit and
-// fortified forms, creat, close, fcntl and ioctl.
+// Interposers that open, close, duplicate and control descriptors: the open family with its 64-bit
+// and fortified forms, creat, close, dup/dup2/dup3, fcntl and ioctl.
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -94,6 +94,16 @@ extern "C" PROF_EXPORT int creat64(const char* path, mode_t mode) {
 
 extern "C" PROF_EXPORT int close(int fd) {
   return PROF_OSRT_FORWARD(close, syscall(SYS_close, fd), fd);
+}
+
+extern "C" PROF_EXPORT int dup(int fd) { return PROF_OSRT_FORWARD(dup, syscall(SYS_dup, fd), fd); }
+
+extern "C" PROF_EXPORT int dup2(int fd, int target) {
+  return PROF_OSRT_FORWARD(dup2, syscall(SYS_dup2, fd, target), fd, target);
+}
+
+extern "C" PROF_EXPORT int dup3(int fd, int target, int flags) {
+  return PROF_OSRT_FORWARD(dup3, syscall(SYS_dup3, fd, target, flags), fd, target, flags);
 }
 
 // fcntl's third argument is an int or a pointer depending on the command; like glibc, pass it on

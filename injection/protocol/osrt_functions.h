@@ -138,6 +138,10 @@ inline constexpr const char* kOsrtFunctionNames[] = {
     "__recvfrom_chk",
     // Signals.
     "sigaction",
+    // Descriptor duplication (DataLoader workers and subprocess set-ups; nsys lists them).
+    "dup",
+    "dup2",
+    "dup3",
 };
 
 inline constexpr uint16_t kOsrtFunctionCount =

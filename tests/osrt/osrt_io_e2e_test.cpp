@@ -71,7 +71,11 @@ TEST_CASE("64-bit and fortified aliases are recorded under the names the program
   CheckCalls(on_main("__open64_2"), 1, main_thread, 1, on_main("__open64_2").at(0).return_value);
   CHECK(on_main("__open64_2").at(0).return_value >= 3);
   CheckCalls(on_main("__read_chk"), 1, main_thread, 1, 1);
-  CheckCalls(on_main("close"), 1, main_thread, 0, 0);
+  CheckCalls(on_main("dup"), 1, main_thread, 0, ValueAfter(run.out, "dup="));
+  CHECK(on_main("dup").at(0).return_value >= 3);
+  CheckCalls(on_main("dup2"), 1, main_thread, 0, 100);
+  CheckCalls(on_main("dup3"), 1, main_thread, 0, 101);
+  CheckCalls(on_main("close"), 4, main_thread, 0, 0);
   REQUIRE(on_main("fopen64").size() == 1);
   CHECK(on_main("fopen64").at(0).return_value != 0);
   REQUIRE(on_main("__fgets_chk").size() == 1);

@@ -1,6 +1,7 @@
 // Built with -O2 -D_FORTIFY_SOURCE=2 -D_FILE_OFFSET_BITS=64, so its calls reach libc under the
 // names such programs really call: open with run-time flags becomes __open64_2, a read into a
-// fixed-size array __read_chk, fopen fopen64, fgets __fgets_chk, stat stat64, mmap mmap64. The
+// fixed-size array __read_chk, fopen fopen64, fgets __fgets_chk, stat stat64, mmap mmap64; dup,
+// dup2 and dup3 keep their names. The
 // opens and reads block on FIFOs that a writer thread opens and fills 5 ms later; the test
 // profiles it with --osrt-threshold=0 so that the short calls are recorded too. Prints the pid and
 // the mmap64 address; exits 1 when a call fails. Argument: a directory for the FIFOs.
@@ -45,6 +46,12 @@ int main(int argc, char** argv) {
   const int fd = open(fifo_paths[0], read_flags);
   char byte[8];
   failures += fd < 0 || read(fd, byte, one) != 1;
+  // Duplicates onto fixed numbers, so the test knows what dup2 and dup3 return.
+  const int copy = dup(fd);
+  failures += copy < 0 || dup2(fd, 100) != 100 || dup3(fd, 101, O_CLOEXEC) != 101;
+  close(101);
+  close(100);
+  close(copy);
   close(fd);
   FILE* stream = fopen(fifo_paths[1], "r");
   char line[16];
@@ -59,6 +66,6 @@ int main(int argc, char** argv) {
   failures += mapping == MAP_FAILED || munmap(mapping, size) != 0;
   void* writer_result;
   pthread_join(writer, &writer_result);
-  printf("pid=%d mapping=%lld\n", (int)getpid(), (long long)(size_t)mapping);
+  printf("pid=%d mapping=%lld dup=%d\n", (int)getpid(), (long long)(size_t)mapping, copy);
   return failures == 0 && writer_result == NULL ? 0 : 1;
 }
