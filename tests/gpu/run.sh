@@ -6,14 +6,15 @@
 #     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc && cmake --build build-gpu -j2
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
-# GPU_CHECKS (default "cuda torch dataloader spawn memory capture analyze libraries bench") picks sections.
+# GPU_CHECKS (default "cuda torch training dataloader spawn memory capture analyze libraries bench") picks
+# sections.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch dataloader spawn memory capture analyze libraries bench}
+sections=${GPU_CHECKS:-cuda torch training dataloader spawn memory capture analyze libraries bench}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -131,6 +132,22 @@ if [[ " $sections " == *" torch "* ]]; then
   check "torch_mix: same kernels, copies, memsets, NVTX as nsys" $? "$(summary_of "$work/torch_mix.cmp")"
   cat "$work/torch_mix.cmp"
   nvidia_stats_agree torch_mix "$work/torch_mix.prof.sqlite"
+fi
+
+if [[ " $sections " == *" training "* ]]; then
+  # The training loop of bench/ (syncs, event records and queries every step: the pinned-memory
+  # allocator's events) under both profilers: the same kernels, copies, syncs and events, ids included.
+  echo "== train_loop.py under prof and nsys (-t cuda,nvtx)"
+  "$prof" profile -t cuda,nvtx -q -f true -o "$work/train_loop.prof" python3 bench/workloads/train_loop.py \
+    > "$work/train_loop.prof.out" 2>&1
+  train_rc=$?
+  nsys_capture train_loop cuda,nvtx python3 bench/workloads/train_loop.py
+  python3 tests/gpu/check_cuda_report.py --compare-nsys "$work/train_loop.prof.sqlite" \
+    "$work/train_loop.nsys.sqlite" > "$work/train_loop.cmp" 2>&1
+  [ $? -eq 0 ] && [ $train_rc -eq 0 ]
+  check "train_loop: same kernels, copies, syncs and events (ids too) as nsys" $? \
+    "exit $train_rc; $(summary_of "$work/train_loop.cmp")"
+  grep -E "^(PASS|FAIL|INFO)" "$work/train_loop.cmp"
 fi
 
 if [[ " $sections " == *" dataloader "* ]]; then
