@@ -284,6 +284,10 @@ if [[ " $sections " == *" bench "* ]]; then
   echo "== CUDA overhead (bench/cuda_overhead: 20,000 tiny kernels, NVTX range each)"
   MODES="plain prof prof_cuda prof_nvtx prof_pystack nsys" DEVICE_LIBS=$PWD/.device-libs bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" 5 | tee "$work/cuda_overhead.txt"
   info "cuda overhead" "$(tail -1 "$work/cuda_overhead.txt")"
+  echo "== CUDA overhead on the training loop (bench/workloads/train_loop.py, ms per step)"
+  WORKLOAD=train_loop MODES="plain prof nsys" DEVICE_LIBS=$PWD/.device-libs \
+    bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" 4 | tee "$work/train_overhead.txt"
+  info "training loop overhead" "$(tail -1 "$work/train_overhead.txt")"
 fi
 
 echo; echo "== summary"
