@@ -13,7 +13,7 @@ constexpr uint32_t kEventSynchronize = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT
 constexpr uint32_t kStreamWaitEvent = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT;
 constexpr uint32_t kStreamSynchronize = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE;
 constexpr uint32_t kContextSynchronize = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE;
-constexpr uint32_t kNoStreamId = EventRegistry::kNoEventId;
+constexpr uint32_t kNoStreamId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
 
 const CuptiFunctions* g_cupti = nullptr;
 // Never destroyed: CUDA calls may arrive from other threads' exit handlers until the process ends.
@@ -35,9 +35,9 @@ thread_local uint32_t t_device_id = 0;
 uint32_t DeviceOf(CUcontext context) {
   if (context != t_device_context) {
     uint32_t device = 0;
-    if (context == nullptr || g_cupti->cuptiGetDeviceId(context, &device) != CUPTI_SUCCESS) device = 0;
+    const bool known = context != nullptr && g_cupti->cuptiGetDeviceId(context, &device) == CUPTI_SUCCESS;
     t_device_context = context;
-    t_device_id = device;
+    t_device_id = known ? device : 0;
   }
   return t_device_id;
 }
@@ -90,8 +90,10 @@ void OnSyncCallExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CU
   const EventRegistry::EventIds no_event{};
   switch (call.role) {
     case SyncRole::kEventRecord: {
-      t_pending = Pending::kHandled;
-      if (!succeeded) return;
+      if (!succeeded) {  // nothing was recorded, and the runtime's exit must not count it either
+        t_pending = Pending::kHandled;
+        return;
+      }
       const EventRegistry::EventIds ids = Events().Recorded(call.event);
       t_event = protocol::CudaEventRecord{};
       t_event.header.kind = protocol::RecordKind::kCudaEvent;
