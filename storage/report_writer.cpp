@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "storage/batch_writer.h"
+#include "storage/chunk_pipeline.h"
 #include "storage/cuda_row_binders.h"
 #include "storage/report_metadata.h"
 #include "storage/report_schema.h"
@@ -67,7 +68,7 @@ std::string ReportDirectory(const std::string& report_path) {
   return directory.empty() ? "." : directory;
 }
 
-class ReportWriter::Impl : private BatchSink {
+class ReportWriter::Impl {
  public:
   Impl(std::string final_path, std::string partial_path)
       : final_path_(std::move(final_path)), partial_path_(std::move(partial_path)) {}
@@ -122,12 +123,8 @@ class ReportWriter::Impl : private BatchSink {
   void Submit(TableInserter* table);
   // Submits every open batch; returns the first failure so far.
   Status FlushTables();
-  // The writer thread's side (BatchSink).
-  Status WriteRows(const RowBatch& batch) override {
-    return batch.table->Write(batch, &schema_, &db_);
-  }
-  Status CommitRows() override;
-  void ReleaseStatements();
+  // Commits the report's transaction and opens the next (the pipeline's writer thread).
+  Status CommitRows();
   Status CloseAndRename();
   // Keeps the first failure; every later call becomes a no-op that Commit/Finish report.
   void Note(Status status) {
@@ -172,9 +169,12 @@ class ReportWriter::Impl : private BatchSink {
   TableInserter session_start_{kSessionStartInsert};
   TableInserter processes_table_{kProcessesInsert};
   TableInserter thread_names_table_{kThreadNamesInsert};
-  // Declared last, so that its thread ends before anything it writes with is destroyed. Owns db_,
-  // schema_, transaction_ and the inserters' statements from Open() until Stop().
-  BatchWriter batches_{this, kMaxQueuedBytes, {ReportDirectory(partial_path_), kMaxSpillBytes}};
+  // Declared last, so that their threads end before anything they write with is destroyed. The
+  // pipeline owns db_, schema_ and transaction_ from Open() until its Stop().
+  ChunkPipeline pipeline_{&db_, &schema_, [this] { return CommitRows(); },
+                          ChunkPipeline::DefaultEncoderThreads()};
+  BatchWriter batches_{&pipeline_, kMaxQueuedBytes,
+                       {ReportDirectory(partial_path_), kMaxSpillBytes}};
 };
 
 Status ReportWriter::Impl::Open() {
@@ -185,6 +185,7 @@ Status ReportWriter::Impl::Open() {
   if (status = db_.Exec(kLoadPragmas); !status.ok()) return status;
   if (status = Transaction::Begin(&db_, &transaction_); !status.ok()) return status;
   if (status = schema_.CreateAlwaysTables(); !status.ok()) return status;
+  if (status = pipeline_.Start(); !status.ok()) return status;
   batches_.Start();
   return WriteNameValues(&export_metadata_, ExportMetadata(final_path_, UtcNowNs()));
 }
@@ -251,6 +252,7 @@ Status ReportWriter::Impl::Finish(const SessionInfo& session) {
   if (status.ok()) status = FlushTables();
   // The backlog is written and SQLite is this thread's again.
   if (status.ok()) status = batches_.Stop();
+  if (status.ok()) status = pipeline_.Stop();
   if (status.ok()) status = transaction_.Commit();
   if (status.ok()) status = CloseAndRename();
   if (!status.ok()) {
@@ -271,12 +273,7 @@ std::array<TableInserter*, 26> ReportWriter::Impl::AllTables() {
           &cudnn_events_,    &mpi_ranks_};
 }
 
-void ReportWriter::Impl::ReleaseStatements() {
-  for (TableInserter* table : AllTables()) table->Release();
-}
-
 Status ReportWriter::Impl::CloseAndRename() {
-  ReleaseStatements();
   db_.Close();
   if (std::rename(partial_path_.c_str(), final_path_.c_str()) != 0) {
     return Status::Error("cannot rename " + partial_path_ + ": " + std::strerror(errno));
@@ -287,9 +284,9 @@ Status ReportWriter::Impl::CloseAndRename() {
 void ReportWriter::Impl::Abandon() {
   if (done_) return;
   done_ = true;
-  batches_.Cancel();             // the backlog is thrown away with the file
+  batches_.Cancel();  // the backlog is thrown away with the file
+  pipeline_.Cancel();
   transaction_ = Transaction();  // rolls back
-  ReleaseStatements();
   db_.Close();
   std::remove(partial_path_.c_str());
 }

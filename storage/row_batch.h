@@ -80,6 +80,7 @@ struct RowValue {
 // Reads the values of a batch in order. The batch must have been written by RowBinder.
 class RowBatchReader {
  public:
+  explicit RowBatchReader(const char* data) : next_(data) {}
   explicit RowBatchReader(const ByteBuffer& bytes) : next_(bytes.data()) {}
 
   RowValue Next() {

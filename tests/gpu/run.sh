@@ -117,6 +117,21 @@ sys.exit(0 if not missing else 1)
 PY
   check "$name: OSRT functions nsys sees are traced" $? "$(tail -1 "$work/$name.osrt.cmp")"
   cat "$work/$name.osrt.cmp"
+  # Where nsys saw a function prof lacks: per process and thread, to tell exit paths from the loop.
+  python3 - "$work/$name.prof.sqlite" "$work/$name.nsys.sqlite" "$work/$name.osrt.cmp" <<'PY'
+import ast, sqlite3, sys
+missing = ast.literal_eval(open(sys.argv[3]).read().splitlines()[-1].split(":", 1)[1].strip())
+for label, path in (("prof", sys.argv[1]), ("nsys", sys.argv[2])):
+    db = sqlite3.connect(path)
+    for function in missing:
+        rows = db.execute(
+            "SELECT (o.globalTid >> 24) & 0xFFFFFF, o.globalTid & 0xFFFFFF, count(*), min(o.start), "
+            "max(o.end), (SELECT max(end) FROM OSRT_API) FROM OSRT_API o JOIN StringIds s "
+            "ON s.id = o.nameId WHERE s.value = ? GROUP BY o.globalTid", (function,)).fetchall()
+        for pid, tid, n, first, last, end in rows:
+            print(f"{label} {function}: pid {pid} tid {tid} calls {n} from {first} to {last} "
+                  f"({(end - last) / 1e6:.1f} ms before the last OSRT call)")
+PY
 }
 
 if [[ " $sections " == *" cuda "* ]]; then

@@ -68,7 +68,7 @@ TEST_CASE("Abandon and destruction without Finish delete the temporary file", "[
     writer->AddNvtxEvent(NvtxEventRow());
     const Status commit = writer->Commit();
     REQUIRE_FALSE(commit.ok());
-    CHECK(commit.message() == "database is not open");
+    CHECK(commit.message() == "the report is closed");
     CHECK_FALSE(writer->Finish(SessionInfo()).ok());
     CHECK(FileNames(dir).empty());
   }

@@ -6,7 +6,7 @@
 
 #include "storage/global_id.h"
 #include "storage/schema_catalog.h"
-#include "storage/table_inserter.h"
+#include "storage/batch_inserter.h"
 #include "tests/storage/storage_test_util.h"
 #include "tests/support/test_support.h"
 
@@ -222,9 +222,9 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
 }
 
 TEST_CASE("INSERTs name their columns", "[storage][schema]") {
-  CHECK(TableInserter::InsertSql(InsertSpec{"T", "a, b"}, 3) ==
+  CHECK(BatchInserter::InsertSql(InsertSpec{"T", "a, b"}, 3) ==
         "INSERT INTO T (a, b) VALUES (?, ?), (?, ?), (?, ?)");
-  CHECK(TableInserter::InsertSql(InsertSpec{"T", "a"}, 1) == "INSERT INTO T (a) VALUES (?)");
+  CHECK(BatchInserter::InsertSql(InsertSpec{"T", "a"}, 1) == "INSERT INTO T (a) VALUES (?)");
 }
 
 }  // namespace

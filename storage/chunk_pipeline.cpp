@@ -1,0 +1,273 @@
+#include "storage/chunk_pipeline.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "common/signals_blocked.h"
+#include "storage/batch_inserter.h"
+#include "storage/schema_catalog.h"
+#include "storage/table_inserter.h"
+
+namespace prof::storage {
+namespace {
+
+// The report's name for the attached chunk image.
+constexpr std::string_view kChunkSchema = "prof_chunk";
+
+// A chunk's database lives in memory and is thrown away once serialized.
+constexpr std::string_view kChunkPragmas =
+    "PRAGMA journal_mode = OFF;"
+    "PRAGMA synchronous = OFF;"
+    "PRAGMA locking_mode = EXCLUSIVE;";
+
+struct SqliteFree {
+  void operator()(unsigned char* data) const { sqlite3_free(data); }
+};
+
+}  // namespace
+
+struct ChunkPipeline::Chunk {
+  // Consecutive rows of one table in `bytes`.
+  struct Part {
+    const TableInserter* table;
+    int rows;
+    size_t offset;
+  };
+
+  uint64_t sequence = 0;
+  bool commit_after = false;
+  int64_t rows = 0;
+  ByteBuffer bytes;
+  std::vector<Part> parts;
+  // Filled by the encoder: the serialized database and the tables in it, in first-row order.
+  std::unique_ptr<unsigned char, SqliteFree> image;
+  sqlite3_int64 image_size = 0;
+  std::vector<const TableInserter*> tables;
+
+  void Clear() {
+    commit_after = false;
+    rows = 0;
+    bytes.Clear();
+    parts.clear();
+    image.reset();
+    image_size = 0;
+    tables.clear();
+  }
+};
+
+ChunkPipeline::ChunkPipeline(Database* report, ReportSchema* schema,
+                             std::function<Status()> commit_rows, int encoder_threads)
+    : report_(report),
+      schema_(schema),
+      commit_rows_(std::move(commit_rows)),
+      encoder_count_(std::max(1, encoder_threads)),
+      // Each encoder busy, one chunk being copied and one ready for the writer.
+      max_chunks_in_flight_(encoder_count_ + 2) {}
+
+ChunkPipeline::~ChunkPipeline() { Cancel(); }
+
+int ChunkPipeline::DefaultEncoderThreads() {
+  return std::thread::hardware_concurrency() >= 8 ? 2 : 1;
+}
+
+Status ChunkPipeline::Start() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (running_) return status_;
+  if (Status status = report_->Exec("ATTACH ':memory:' AS " + std::string(kChunkSchema));
+      !status.ok()) {
+    return status;
+  }
+  running_ = true;
+  stopping_ = false;
+  open_ = std::make_unique<Chunk>();
+  const ScopedSignalsBlocked for_the_threads;
+  for (int i = 0; i < encoder_count_; ++i) {
+    encoders_.emplace_back(&ChunkPipeline::EncoderLoop, this);
+    pthread_setname_np(encoders_.back().native_handle(), "prof-encoder");
+  }
+  writer_ = std::thread(&ChunkPipeline::WriterLoop, this);
+  pthread_setname_np(writer_.native_handle(), "prof-report");
+  return status_;
+}
+
+Status ChunkPipeline::WriteRows(const RowBatch& batch) {
+  if (!open_) return Status::Error("the report is closed");
+  Chunk& chunk = *open_;
+  if (chunk.parts.empty() || chunk.parts.back().table != batch.table) {
+    chunk.parts.push_back({batch.table, 0, chunk.bytes.size()});
+  }
+  chunk.parts.back().rows += batch.rows;
+  chunk.bytes.Append(batch.bytes.data(), batch.bytes.size());
+  chunk.rows += batch.rows;
+  if (chunk.rows >= kChunkRows) return CloseChunk(false);
+  std::lock_guard<std::mutex> lock(mutex_);
+  return status_;
+}
+
+Status ChunkPipeline::CommitRows() { return CloseChunk(true); }
+
+Status ChunkPipeline::CloseChunk(bool commit_after) {
+  if (!open_) return Status::Error("the report is closed");
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (open_->rows == 0 && !commit_after) return status_;
+  copied_.wait(lock, [&] { return in_flight_ < max_chunks_in_flight_; });
+  open_->commit_after = commit_after;
+  open_->sequence = next_sequence_++;
+  ++in_flight_;
+  to_encode_.push_back(std::move(open_));
+  if (spare_.empty()) {
+    open_ = std::make_unique<Chunk>();
+  } else {
+    open_ = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  lock.unlock();
+  encode_ready_.notify_one();
+  lock.lock();
+  return status_;
+}
+
+Status ChunkPipeline::Encode(Chunk* chunk) {
+  if (chunk->rows == 0) return Status::Ok();
+  Database db;
+  if (Status status = Database::OpenReadWrite(":memory:", &db); !status.ok()) return status;
+  if (Status status = db.Exec(kChunkPragmas); !status.ok()) return status;
+  if (Status status = db.Exec("BEGIN"); !status.ok()) return status;
+  // A chunk holds rows of a few tables: a short list beats a map.
+  std::vector<std::unique_ptr<BatchInserter>> inserters;
+  for (const Chunk::Part& part : chunk->parts) {
+    const auto known = std::find(chunk->tables.begin(), chunk->tables.end(), part.table);
+    BatchInserter* inserter = nullptr;
+    if (known == chunk->tables.end()) {
+      const std::string_view table = part.table->spec().table;
+      const std::optional<std::string_view> ddl = TableDdl(table);
+      if (!ddl) return Status::Error("no DDL compiled in for report table " + std::string(table));
+      if (Status status = db.Exec(*ddl); !status.ok()) return status;
+      chunk->tables.push_back(part.table);
+      inserters.push_back(std::make_unique<BatchInserter>(part.table->spec(), &db));
+      inserter = inserters.back().get();
+    } else {
+      inserter = inserters[static_cast<size_t>(known - chunk->tables.begin())].get();
+    }
+    if (Status status = inserter->Write(chunk->bytes.data() + part.offset, part.rows);
+        !status.ok()) {
+      return status;
+    }
+  }
+  if (Status status = db.Exec("COMMIT"); !status.ok()) return status;
+  chunk->image.reset(sqlite3_serialize(db.handle(), "main", &chunk->image_size, 0));
+  if (!chunk->image) return Status::Error("cannot serialize a report chunk: out of memory");
+  return Status::Ok();
+}
+
+Status ChunkPipeline::Copy(Chunk* chunk) {
+  if (chunk->image) {
+    // SQLite owns (and frees) the image from here on, whether or not this succeeds.
+    const int rc = sqlite3_deserialize(
+        report_->handle(), kChunkSchema.data(), chunk->image.release(), chunk->image_size,
+        chunk->image_size, SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
+    if (rc != SQLITE_OK) {
+      return Status::Error("cannot attach a report chunk: " + report_->ErrorText());
+    }
+    for (const TableInserter* table : chunk->tables) {
+      const std::string name(table->spec().table);
+      if (Status status = schema_->EnsureTable(name); !status.ok()) return status;
+      // Same DDL on both sides and no index in the report: SQLite copies records as they are.
+      const std::string copy = "INSERT INTO main." + name + " SELECT * FROM " +
+                               std::string(kChunkSchema) + "." + name;
+      if (Status status = report_->Exec(copy); !status.ok()) return status;
+    }
+  }
+  return chunk->commit_after ? commit_rows_() : Status::Ok();
+}
+
+void ChunkPipeline::EncoderLoop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    encode_ready_.wait(lock, [&] { return !to_encode_.empty() || stopping_; });
+    if (to_encode_.empty()) return;
+    ChunkPtr chunk = std::move(to_encode_.front());
+    to_encode_.pop_front();
+    if (status_.ok()) {
+      lock.unlock();
+      Status status = Encode(chunk.get());
+      lock.lock();
+      Note(std::move(status));
+    }
+    const uint64_t sequence = chunk->sequence;
+    encoded_.emplace(sequence, std::move(chunk));
+    if (sequence == next_to_copy_) copy_ready_.notify_one();
+  }
+}
+
+void ChunkPipeline::WriterLoop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    copy_ready_.wait(lock, [&] {
+      return encoded_.count(next_to_copy_) > 0 || (stopping_ && in_flight_ == 0);
+    });
+    const auto next = encoded_.find(next_to_copy_);
+    if (next == encoded_.end()) return;
+    ChunkPtr chunk = std::move(next->second);
+    encoded_.erase(next);
+    if (status_.ok()) {
+      lock.unlock();
+      Status status = Copy(chunk.get());
+      lock.lock();
+      Note(std::move(status));
+    }
+    ++next_to_copy_;
+    --in_flight_;
+    chunk->Clear();
+    spare_.push_back(std::move(chunk));  // at most max_chunks_in_flight_ + 1 chunks ever exist
+    copied_.notify_all();
+  }
+}
+
+Status ChunkPipeline::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!running_) return status_;
+  }
+  (void)CloseChunk(false);  // its failure is status_
+  EndThreads();
+  std::lock_guard<std::mutex> lock(mutex_);
+  return status_;
+}
+
+void ChunkPipeline::Cancel() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!running_) return;
+    Note(Status::Error("cancelled"));  // the threads skip what a failure leaves
+  }
+  EndThreads();
+}
+
+void ChunkPipeline::EndThreads() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  encode_ready_.notify_all();
+  copy_ready_.notify_all();
+  for (std::thread& encoder : encoders_) encoder.join();
+  // The writer may be waiting for an encoder's last chunk: wake it once they are done.
+  copy_ready_.notify_all();
+  writer_.join();
+  encoders_.clear();
+  std::lock_guard<std::mutex> lock(mutex_);
+  running_ = false;
+  spare_.clear();
+  open_.reset();
+}
+
+void ChunkPipeline::Note(Status status) {
+  if (!status.ok() && status_.ok()) status_ = std::move(status);
+}
+
+}  // namespace prof::storage

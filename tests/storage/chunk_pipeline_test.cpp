@@ -1,0 +1,171 @@
+// The report's encoder threads and writer thread: every row arrives once, in order, across
+// chunks finished out of order by several encoders; commits follow their chunk; failures of
+// either side are reported and stop the copying.
+#include "storage/chunk_pipeline.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "storage/report_writer.h"
+#include "storage/row_binders.h"
+#include "storage/table_inserter.h"
+#include "tests/storage/storage_test_util.h"
+#include "tests/support/test_support.h"
+
+namespace prof::storage {
+namespace {
+
+using test::FreshReportPath;
+
+// A report database driven directly: the pipeline's writer commits through `commits`.
+struct PipelineFixture {
+  explicit PipelineFixture(const std::string& name, int encoders) : path(FreshReportPath(name)) {
+    REQUIRE(Database::OpenReadWrite(path, &db).ok());
+    REQUIRE(db.Exec("PRAGMA journal_mode = OFF").ok());
+    REQUIRE(Transaction::Begin(&db, &transaction).ok());
+    pipeline = std::make_unique<ChunkPipeline>(&db, &schema, [this] { return Commit(); },
+                                               encoders);
+    REQUIRE(pipeline->Start().ok());
+  }
+
+  Status Commit() {
+    ++commits;
+    // The rows of every earlier chunk are in the report when its commit runs.
+    int64_t rows = 0;
+    Statement count;
+    if (schema.HasTable("OSRT_API") &&
+        db.Prepare("SELECT count(*) FROM OSRT_API", &count).ok()) {
+      bool has_row = false;
+      if (count.Step(&has_row).ok() && has_row) rows = count.ColumnInt64(0);
+    }
+    rows_at_commit.push_back(rows);
+    if (Status status = transaction.Commit(); !status.ok()) return status;
+    return Transaction::Begin(&db, &transaction);
+  }
+
+  // Adds `count` OSRT_API rows whose start is their sequence number, a batch at a time.
+  Status AddOsrtRows(TableInserter* table, int64_t first, int64_t count) {
+    for (int64_t i = first; i < first + count; ++i) {
+      OsrtCallRow row;
+      row.start = i;
+      row.end = i + 1;
+      row.name_id = 7;
+      if (table->Add(row) || i + 1 == first + count) {
+        if (Status status = pipeline->WriteRows(table->TakeBatch(ByteBuffer())); !status.ok()) {
+          return status;
+        }
+      }
+    }
+    return Status::Ok();
+  }
+
+  std::vector<std::vector<std::string>> Query(const std::string& sql) {
+    return prof::test::QueryRows(path, sql);
+  }
+
+  std::string path;
+  Database db;
+  ReportSchema schema{&db};
+  Transaction transaction;
+  std::unique_ptr<ChunkPipeline> pipeline;
+  int commits = 0;
+  std::vector<int64_t> rows_at_commit;
+};
+
+void Finish(PipelineFixture* fixture) {
+  REQUIRE(fixture->pipeline->Stop().ok());
+  REQUIRE(fixture->transaction.Commit().ok());
+}
+
+TEST_CASE("Rows of several chunks reach the report once each, in order", "[storage][pipeline]") {
+  // Three encoders finish chunks out of order; the writer must still copy them in order.
+  PipelineFixture fixture("pipeline-order", 3);
+  TableInserter osrt(kOsrtApiInsert);
+  TableInserter strings(kStringIdsInsert);
+  const int64_t rows = 5 * ChunkPipeline::kChunkRows + 123;
+  REQUIRE(fixture.AddOsrtRows(&osrt, 0, rows / 2).ok());
+  for (int64_t id = 1; id <= 3; ++id) {
+    strings.Add(StringIdRow{id, "name " + std::to_string(id)});
+  }
+  REQUIRE(fixture.pipeline->WriteRows(strings.TakeBatch(ByteBuffer())).ok());
+  REQUIRE(fixture.pipeline->CommitRows().ok());
+  REQUIRE(fixture.AddOsrtRows(&osrt, rows / 2, rows - rows / 2).ok());
+  Finish(&fixture);
+
+  using Rows = std::vector<std::vector<std::string>>;
+  CHECK(fixture.Query("SELECT count(*), min(start), max(start) FROM OSRT_API") ==
+        Rows{{std::to_string(rows), "0", std::to_string(rows - 1)}});
+  // rowid order is arrival order: every row's start is its rowid - 1.
+  CHECK(fixture.Query("SELECT count(*) FROM OSRT_API WHERE start != rowid - 1") == Rows{{"0"}});
+  CHECK(fixture.Query("SELECT id, value FROM StringIds ORDER BY id") ==
+        Rows{{"1", "name 1"}, {"2", "name 2"}, {"3", "name 3"}});
+  // The commit came after the chunk before it, not before and not later.
+  CHECK(fixture.commits == 1);
+  CHECK(fixture.rows_at_commit == std::vector<int64_t>{rows / 2});
+  // The report's tables come with their ENUM_* rows, once.
+  CHECK(fixture.Query("SELECT count(*) FROM ENUM_NSYS_EVENT_CLASS") == Rows{{"89"}});
+}
+
+TEST_CASE("A table the report does not know fails the pipeline with its name",
+          "[storage][pipeline]") {
+  PipelineFixture fixture("pipeline-unknown-table", 2);
+  TableInserter unknown(InsertSpec{"NO_SUCH_TABLE", "id, value"});
+  unknown.Add(StringIdRow{1, "x"});
+  REQUIRE(fixture.pipeline->WriteRows(unknown.TakeBatch(ByteBuffer())).ok());
+  TableInserter osrt(kOsrtApiInsert);
+  REQUIRE(fixture.pipeline->CommitRows().ok());  // the encoder's failure may not be known yet
+  // Later chunks are dropped, and the first failure is what Stop() reports.
+  (void)fixture.AddOsrtRows(&osrt, 0, 2 * ChunkPipeline::kChunkRows);
+  const Status stopped = fixture.pipeline->Stop();
+  REQUIRE_FALSE(stopped.ok());
+  CHECK(stopped.message() == "no DDL compiled in for report table NO_SUCH_TABLE");
+  CHECK(fixture.commits == 0);
+  CHECK_FALSE(fixture.schema.HasTable("OSRT_API"));
+}
+
+TEST_CASE("A failed copy into the report is reported and stops later chunks",
+          "[storage][pipeline]") {
+  PipelineFixture fixture("pipeline-copy-fails", 1);
+  TableInserter strings(kStringIdsInsert);
+  strings.Add(StringIdRow{1, "first"});
+  REQUIRE(fixture.pipeline->WriteRows(strings.TakeBatch(ByteBuffer())).ok());
+  REQUIRE(fixture.pipeline->CommitRows().ok());
+  // The same id again: fine in the chunk's own database, a conflict in the report's.
+  strings.Add(StringIdRow{1, "again"});
+  REQUIRE(fixture.pipeline->WriteRows(strings.TakeBatch(ByteBuffer())).ok());
+  REQUIRE(fixture.pipeline->CommitRows().ok());
+  strings.Add(StringIdRow{2, "later"});
+  (void)fixture.pipeline->WriteRows(strings.TakeBatch(ByteBuffer()));
+  (void)fixture.pipeline->CommitRows();
+  const Status stopped = fixture.pipeline->Stop();
+  REQUIRE_FALSE(stopped.ok());
+  CHECK_THAT(stopped.message(),
+             Catch::Contains("UNIQUE constraint failed: StringIds.id") &&
+                 Catch::Contains("INSERT INTO main.StringIds SELECT * FROM prof_chunk.StringIds"));
+  CHECK(fixture.commits == 1);
+  REQUIRE(fixture.transaction.Commit().ok());
+  CHECK(fixture.Query("SELECT id, value FROM StringIds") ==
+        std::vector<std::vector<std::string>>{{"1", "first"}});
+}
+
+TEST_CASE("Cancel drops the chunks not yet copied and ends the threads", "[storage][pipeline]") {
+  PipelineFixture fixture("pipeline-cancel", 2);
+  TableInserter osrt(kOsrtApiInsert);
+  REQUIRE(fixture.AddOsrtRows(&osrt, 0, 3 * ChunkPipeline::kChunkRows).ok());
+  fixture.pipeline->Cancel();
+  CHECK(fixture.commits == 0);
+  // Closed for good: rows after Cancel go nowhere.
+  CHECK(fixture.pipeline->WriteRows(osrt.TakeBatch(ByteBuffer())).message() ==
+        "the report is closed");
+  REQUIRE(fixture.transaction.Commit().ok());
+  const auto copied = fixture.schema.HasTable("OSRT_API")
+                          ? std::stoll(fixture.Query("SELECT count(*) FROM OSRT_API")[0][0])
+                          : 0;
+  // Whole chunks or nothing: a chunk is copied completely or not at all.
+  CHECK(copied % ChunkPipeline::kChunkRows == 0);
+  CHECK(copied <= 3 * ChunkPipeline::kChunkRows);
+}
+
+}  // namespace
+}  // namespace prof::storage
