@@ -5,8 +5,9 @@
       asserts the exact trace content of a tests/gpu/cuda program (cuda_streams, cuda_graph,
       cuda_threads); --graph-trace says how graphs were traced: graph-level GRAPH_TRACE rows
       (nsys's default) or node-level KERNEL/MEMSET rows with graphNodeId (`--cuda-graph-trace=node`)
-  check_cuda_report.py --compare-nsys <prof.sqlite> <nsys.sqlite>
-      compares prof's report with nsys's export of the same program
+  check_cuda_report.py --compare-nsys [--timing-dependent] <prof.sqlite> <nsys.sqlite>
+      compares prof's report with nsys's export of the same program; --timing-dependent for a
+      program whose event queries and event ids vary from run to run (PyTorch training loops)
 
 Prints one PASS/FAIL/INFO line per assertion; exits 1 when one failed, 2 on bad arguments.
 """
@@ -27,6 +28,8 @@ from single_checks import SingleReportChecks  # noqa: E402
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--compare-nsys", action="store_true", help="compare a prof report with an nsys export")
+    parser.add_argument("--timing-dependent", action="store_true",
+                        help="with --compare-nsys: event queries and ids vary between runs")
     parser.add_argument("--graph-trace", choices=["graph", "node"], default="graph")
     parser.add_argument("first", help="program name, or prof.sqlite with --compare-nsys")
     parser.add_argument("second", help="report.sqlite, or nsys.sqlite with --compare-nsys")
@@ -43,7 +46,7 @@ def main():
     arguments = parse_arguments()
     results = Results()
     if arguments.compare_nsys:
-        compare(Report(arguments.first), Report(arguments.second), results)
+        compare(Report(arguments.first), Report(arguments.second), results, arguments.timing_dependent)
     else:
         spec = expected(arguments.first, arguments.graph_trace)
         print(f"== {arguments.first} ({arguments.graph_trace}-level graph tracing): {arguments.second}")

@@ -4,6 +4,8 @@ passes; reports with one defect each fail on exactly the assertion that covers t
 nsys reference export compared with itself shows no difference. Run: python3 tests/gpu/test_check_cuda_report.py
 """
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -136,6 +138,60 @@ class CompareNsysTest(unittest.TestCase):
                       "'cudaStreamCreate_v3020', 'cudaStreamSynchronize_v3020']", output)
         self.assertIn("cuKernelGetName", output)
         self.assertIn("  <-- only nsys", output)
+
+
+
+class TimingDependentCompareTest(unittest.TestCase):
+    """A second run of a PyTorch loop creates and polls events differently: with --timing-dependent,
+    event ids and queries are shown but only the other syncs and the event records must be equal."""
+
+    def compare_with(self, change, *options):
+        with tempfile.TemporaryDirectory() as work:
+            path = os.path.join(work, "prof.sqlite")
+            shutil.copyfile(TORCH_MIX, path)
+            db = sqlite3.connect(path)
+            db.executescript(change)
+            db.commit()
+            db.close()
+            return run_checker("--compare-nsys", *options, path, TORCH_MIX)
+
+    # One more event created early: every id after it is one higher. And one stream query (its
+    # row has no RUNTIME call, as in nsys's exports).
+    SHIFTED_IDS_AND_A_QUERY = """
+        UPDATE CUPTI_ACTIVITY_KIND_CUDA_EVENT SET eventId = eventId + 1;
+        UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET eventId = eventId + 1 WHERE eventId < 4294967295;
+        INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, streamId,
+            correlationId, globalPid, syncType, eventId, eventSyncId)
+            SELECT start, end, deviceId, contextId, streamId, 999999999, globalPid, syncType, eventId,
+                eventSyncId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE eventId = 4294967295 LIMIT 1;
+    """
+
+    def test_strict_comparison_fails_on_ids_and_queries(self):
+        code, output = self.compare_with(self.SHIFTED_IDS_AND_A_QUERY)
+        self.assertEqual(code, 1)
+        self.assertEqual(failed_names(output), [
+            "CUDA_EVENT by API, stream, eventId, eventSyncId",
+            "SYNCHRONIZATION by API, syncType, stream, eventId, eventSyncId"])
+
+    def test_timing_dependent_comparison_shows_them_as_info(self):
+        code, output = self.compare_with(self.SHIFTED_IDS_AND_A_QUERY, "--timing-dependent")
+        self.assertEqual(code, 0, output)
+        self.assertIn("PASS SYNCHRONIZATION but queries, by API, syncType, stream: equal to nsys: "
+                      "121 prof, 121 nsys", output)
+        self.assertIn("INFO SYNCHRONIZATION of queries, by API, syncType: same as nsys: False: "
+                      "1 prof, 0 nsys", output)
+        self.assertIn("PASS CUDA_EVENT by API, stream: equal to nsys: 41 prof, 41 nsys", output)
+        self.assertIn("INFO CUDA_EVENT eventIds: same as nsys: False: 41 prof, 41 nsys", output)
+
+    def test_timing_dependent_comparison_fails_on_a_missing_wait(self):
+        code, output = self.compare_with("""
+            DELETE FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE rowid = (
+                SELECT s.rowid FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s
+                JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = s.correlationId
+                JOIN StringIds n ON n.id = r.nameId WHERE n.value = 'cudaStreamWaitEvent_v3020' LIMIT 1);
+        """, "--timing-dependent")
+        self.assertEqual(code, 1)
+        self.assertEqual(failed_names(output), ["SYNCHRONIZATION but queries, by API, syncType, stream"])
 
 
 if __name__ == "__main__":

@@ -2,6 +2,11 @@
 with both columns and their difference, then one PASS/FAIL line. GPU operations and NVTX ranges
 must be equal; API calls are listed with their differences and names only one side has are
 flagged (`<-- only nsys` / `<-- only prof`) without failing; total kernel time must agree to 5%.
+
+A program whose event use depends on timing (PyTorch's pinned-memory allocator creates events as
+it needs them and polls them with cudaEventQuery) is compared with timing_dependent=True: two runs
+of it differ in queries and event ids, so queries and ids are shown as INFO and the rest must be
+equal.
 """
 from collections import Counter
 
@@ -13,6 +18,8 @@ KERNEL_TIME_TOLERANCE = 0.05
 KERNEL_TIME_SLACK_NS = 1000
 # CUPTI's context synchronizations (cudaDeviceSynchronize): prof keeps them, nsys writes none.
 CONTEXT_SYNC = 4
+# The calls whose number depends on how long the GPU takes: polls of events and streams.
+QUERY_APIS = {"cudaEventQuery_v3020", "cudaStreamQuery_v3020", "cuEventQuery", "cuStreamQuery"}
 # Sections shown but not required to be equal: nsys's demangler spells function template
 # parameters as "T2, T3" where prof prints the substituted types (docs/cuda.md, Kernel names).
 INFO_ONLY = {"kernels by demangled name"}
@@ -39,13 +46,37 @@ def print_table(title, prof, nsys, flag_missing=False):
         print(f"{_name(key):<{NAME_WIDTH}} {p:>9} {n:>9} {p - n:>+9}{flag}")
 
 
-def sections(report):
+def sections(report, timing_dependent=False):
     """{section title: Counter} of everything compared by count."""
     calls = report.api_calls()
     kernels = report.kernels()
 
     def api_of(correlation):
         return calls[correlation][0].name if correlation in calls else NO_CALL
+
+    syncs = [s for s in report.syncs() if s.sync_type != CONTEXT_SYNC]
+    if timing_dependent:
+        # A stream query's row has no RUNTIME call (nsys writes none): NO_CALL is a query too.
+        queries = [s for s in syncs if api_of(s.correlation) in QUERY_APIS | {NO_CALL}]
+        sync_sections = {
+            "SYNCHRONIZATION but queries, by API, syncType, stream": Counter(
+                f"{api_of(s.correlation)} syncType {s.sync_type} stream {s.stream}"
+                for s in syncs if s not in queries),
+            "SYNCHRONIZATION of queries, by API, syncType": Counter(
+                f"{api_of(s.correlation)} syncType {s.sync_type}" for s in queries),
+            "CUDA_EVENT by API, stream": Counter(
+                f"{api_of(e.correlation)} stream {e.stream}" for e in report.cuda_events()),
+            "CUDA_EVENT eventIds": Counter(f"event {e.event_id}" for e in report.cuda_events()),
+        }
+    else:
+        sync_sections = {
+            "SYNCHRONIZATION by API, syncType, stream, eventId, eventSyncId": Counter(
+                f"{api_of(s.correlation)} syncType {s.sync_type} stream {s.stream} "
+                f"event {s.event_id} sync {s.event_sync_id}" for s in syncs),
+            "CUDA_EVENT by API, stream, eventId, eventSyncId": Counter(
+                f"{api_of(e.correlation)} stream {e.stream} event {e.event_id} sync {e.event_sync_id}"
+                for e in report.cuda_events()),
+        }
 
     ranges = Counter(f"{r.text} [push/pop]" for r in report.ranges(PUSH_POP))
     ranges.update(f"{r.text} [start/end]" for r in report.ranges(START_END))
@@ -59,12 +90,7 @@ def sections(report):
         "graph launches (GRAPH_TRACE)": Counter({"rows": len(report.graph_launches())}),
         "graph events (CUDA_GRAPH_EVENTS): class name graph original exec": Counter(
             " ".join(str(value) for value in event) for event in report.graph_events()),
-        "SYNCHRONIZATION by API, syncType, stream, eventId, eventSyncId": Counter(
-            f"{api_of(s.correlation)} syncType {s.sync_type} stream {s.stream} event {s.event_id} "
-            f"sync {s.event_sync_id}" for s in report.syncs() if s.sync_type != CONTEXT_SYNC),
-        "CUDA_EVENT by API, stream, eventId, eventSyncId": Counter(
-            f"{api_of(e.correlation)} stream {e.stream} event {e.event_id} sync {e.event_sync_id}"
-            for e in report.cuda_events()),
+        **sync_sections,
         "NVTX ranges by name": ranges,
     }
 
@@ -77,13 +103,16 @@ def total_kernel_ns(report):
     return sum(op.end - op.start for op in report.kernels())
 
 
-def compare(prof, nsys, results):
-    prof_sections, nsys_sections = sections(prof), sections(nsys)
+def compare(prof, nsys, results, timing_dependent=False):
+    prof_sections = sections(prof, timing_dependent)
+    nsys_sections = sections(nsys, timing_dependent)
+    info_only = INFO_ONLY | ({"SYNCHRONIZATION of queries, by API, syncType", "CUDA_EVENT eventIds"}
+                             if timing_dependent else set())
     for title, prof_counts in prof_sections.items():
         nsys_counts = nsys_sections[title]
         print_table(title, prof_counts, nsys_counts)
         detail = f"{sum(prof_counts.values())} prof, {sum(nsys_counts.values())} nsys"
-        if title in INFO_ONLY:
+        if title in info_only:
             results.info(f"{title}: same as nsys: {+prof_counts == +nsys_counts}", detail)
         else:
             results.report(+prof_counts == +nsys_counts, f"{title}: equal to nsys", detail)
