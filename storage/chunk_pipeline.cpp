@@ -97,12 +97,15 @@ Status ChunkPipeline::Start() {
 Status ChunkPipeline::WriteRows(const RowBatch& batch) {
   if (!open_) return Status::Error("the report is closed");
   Chunk& chunk = *open_;
-  if (chunk.parts.empty() || chunk.parts.back().table != batch.table) {
-    chunk.parts.push_back({batch.table, 0, chunk.bytes.size()});
+  // A batch without rows adds no part: a table without rows must not be created.
+  if (batch.rows > 0) {
+    if (chunk.parts.empty() || chunk.parts.back().table != batch.table) {
+      chunk.parts.push_back({batch.table, 0, chunk.bytes.size()});
+    }
+    chunk.parts.back().rows += batch.rows;
+    chunk.bytes.Append(batch.bytes.data(), batch.bytes.size());
+    chunk.rows += batch.rows;
   }
-  chunk.parts.back().rows += batch.rows;
-  chunk.bytes.Append(batch.bytes.data(), batch.bytes.size());
-  chunk.rows += batch.rows;
   if (chunk.rows >= kChunkRows) return CloseChunk(false);
   std::lock_guard<std::mutex> lock(mutex_);
   return status_;

@@ -1,6 +1,6 @@
 // The adding half of one report table: encodes its rows into batches (row_batch.h) on the thread
 // that adds them and hands full batches over (TakeBatch); a row's strings need to live only for
-// the Add() call. Where batches go from there: chunk_pipeline.h.
+// the Add() call. Where batches go from there: batch_writer.h, then chunk_pipeline.h.
 #pragma once
 
 #include "storage/row_batch.h"

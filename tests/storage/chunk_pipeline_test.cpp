@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "storage/cuda_row_binders.h"
 #include "storage/report_writer.h"
 #include "storage/row_binders.h"
 #include "storage/table_inserter.h"
@@ -105,6 +106,19 @@ TEST_CASE("Rows of several chunks reach the report once each, in order", "[stora
   CHECK(fixture.rows_at_commit == std::vector<int64_t>{rows / 2});
   // The report's tables come with their ENUM_* rows, once.
   CHECK(fixture.Query("SELECT count(*) FROM ENUM_NSYS_EVENT_CLASS") == Rows{{"89"}});
+}
+
+TEST_CASE("A batch without rows creates no table", "[storage][pipeline]") {
+  PipelineFixture fixture("pipeline-empty-batch", 1);
+  TableInserter kernels(kCudaKernelInsert);
+  TableInserter osrt(kOsrtApiInsert);
+  REQUIRE(fixture.AddOsrtRows(&osrt, 0, 10).ok());
+  REQUIRE(fixture.pipeline->WriteRows(kernels.TakeBatch(ByteBuffer())).ok());
+  REQUIRE(fixture.pipeline->CommitRows().ok());
+  Finish(&fixture);
+  CHECK(fixture.commits == 1);
+  CHECK(fixture.schema.HasTable("OSRT_API"));
+  CHECK_FALSE(fixture.schema.HasTable("CUPTI_ACTIVITY_KIND_KERNEL"));
 }
 
 TEST_CASE("A table the report does not know fails the pipeline with its name",
