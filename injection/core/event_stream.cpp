@@ -100,13 +100,15 @@ void DrainAllLocked() {
     // Only what was published when the pass began: a thread that keeps emitting must not hold the
     // flusher on its ring while the other rings fill up (or while exit waits for the flusher).
     size_t budget = buffer->UsedBytes();
+    size_t drained = 0;
     do {
-      const size_t drained = buffer->Drain(g_send_batch + used, kSendBatchBytes - used);
+      drained = buffer->Drain(g_send_batch + used, kSendBatchBytes - used);
       used += drained;
       budget -= drained < budget ? drained : budget;
       if (used > 0 && !g_connection.SendAll(g_send_batch, used)) g_enabled.store(false);
       used = 0;
-    } while (budget > 0 && g_connection.connected());
+      // The budget may overstate what was published (UsedBytes() during a rewind): stop when empty.
+    } while (budget > 0 && drained > 0 && g_connection.connected());
     // A retired buffer is drained for the last time: hand it to the next new thread.
     if (state == ThreadBuffer::State::kRetired) {
       buffer->state.store(ThreadBuffer::State::kFree, std::memory_order_release);

@@ -26,8 +26,18 @@ void* MapAnonymous(size_t bytes) {
 bool ThreadBuffer::TryAppend(const void* first, size_t first_size, const void* second,
                              size_t second_size) {
   const size_t total = protocol::AlignedRecordSize(first_size + second_size);
-  const uint64_t head = head_.load(std::memory_order_relaxed);
-  const uint64_t tail = tail_.load(std::memory_order_acquire);
+  uint64_t head = head_.load(std::memory_order_relaxed);
+  uint64_t tail = tail_.load(std::memory_order_acquire);
+  if (head == tail && (head & (kCapacity - 1)) != 0) {
+    // Empty: start again at the ring's beginning, so that a thread keeps reusing the pages it has
+    // touched instead of walking through (and keeping resident) the whole ring. Both positions
+    // move to the next multiple of the capacity; the drainer stores `tail` only after draining
+    // something, which it cannot while the ring is empty, and it reads `head` first, so it sees
+    // either the old positions or the new ones.
+    head = tail = (head | (kCapacity - 1)) + 1;
+    tail_.store(tail, std::memory_order_relaxed);
+    head_.store(head, std::memory_order_release);
+  }
   if (kCapacity - (head - tail) < total) return false;
   // The ring is copied piecewise so that a record may wrap around its end.
   size_t offset = head & (kCapacity - 1);
@@ -52,8 +62,12 @@ bool ThreadBuffer::TryAppend(const void* first, size_t first_size, const void* s
 }
 
 size_t ThreadBuffer::Drain(char* out, size_t capacity) {
+  // `head` first: the owner moves `tail` only when it rewinds an empty ring, and before `head`.
+  // So a `head` that shows records comes with the `tail` they follow, and an empty ring reads as
+  // tail >= head, whether or not a rewind came in between.
   const uint64_t head = head_.load(std::memory_order_acquire);
-  const uint64_t tail = tail_.load(std::memory_order_relaxed);
+  const uint64_t tail = tail_.load(std::memory_order_acquire);
+  if (tail >= head) return 0;  // no store: the owner may be rewinding
   uint64_t end = tail;
   // Stop at the last whole record that fits; record sizes sit at byte 2 of each header.
   while (end < head) {
@@ -78,7 +92,10 @@ size_t ThreadBuffer::Drain(char* out, size_t capacity) {
 }
 
 size_t ThreadBuffer::UsedBytes() const {
-  return head_.load(std::memory_order_acquire) - tail_.load(std::memory_order_acquire);
+  // `tail` first: read after `head`, a rewind in between would make tail > head. This way a rewind
+  // in between can only overstate the drainer's figure (the owner's is exact).
+  const uint64_t tail = tail_.load(std::memory_order_acquire);
+  return head_.load(std::memory_order_acquire) - tail;
 }
 
 void ThreadBuffer::Reset() {
@@ -87,6 +104,13 @@ void ThreadBuffer::Reset() {
   dropped.store(0, std::memory_order_relaxed);
   dropped_reported = 0;
   dropping = false;
+}
+
+ThreadBuffer* ThreadBuffer::MapNew() {
+  void* memory = MapAnonymous(sizeof(ThreadBuffer));
+  // Default-initialised, not value-initialised (`ThreadBuffer()`), which would zero the whole
+  // ring and make all of it resident at once; fresh anonymous pages read as zero anyway.
+  return memory != nullptr ? new (memory) ThreadBuffer : nullptr;
 }
 
 ThreadBuffer* AcquireThreadBuffer(uint32_t tid) {
@@ -99,9 +123,8 @@ ThreadBuffer* AcquireThreadBuffer(uint32_t tid) {
       return buffer;
     }
   }
-  void* memory = MapAnonymous(sizeof(ThreadBuffer));
-  if (memory == nullptr) return nullptr;
-  ThreadBuffer* buffer = new (memory) ThreadBuffer();
+  ThreadBuffer* buffer = ThreadBuffer::MapNew();
+  if (buffer == nullptr) return nullptr;
   buffer->state.store(ThreadBuffer::State::kOwned, std::memory_order_relaxed);
   buffer->owner_tid = tid;
   buffer->owner_thread = pthread_self();

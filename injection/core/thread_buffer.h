@@ -4,7 +4,10 @@
 // owning thread appends whole records and then publishes `head`; the drainer (the stream's flusher
 // thread, or the exit path, serialised by the stream) copies bytes out of [tail, head) and
 // publishes `tail`. Since `head` only moves past complete records, every drained span holds whole
-// records. Buffers live in anonymous private memory, so a fork child gets its own copies.
+// records. When the owner finds its ring empty it moves both positions to the ring's start, so a
+// thread reuses the pages it has touched: the ring's memory stays what its largest backlog needed,
+// not the whole ring. Buffers live in anonymous private memory, so a fork child gets its own
+// copies.
 //
 // Buffers are never unmapped: when their thread exits they are retired, drained one last time and
 // then reused by a new thread, so memory stays bounded by the peak number of live threads.
@@ -20,12 +23,16 @@ namespace prof::injection {
 
 class ThreadBuffer {
  public:
-  // Bytes, a power of two. 8 MiB hold ~80,000 NVTX ranges, 160 ms of a thread emitting 500,000
-  // ranges/s: enough to ride out a launcher that is briefly descheduled. Pages are touched only
-  // as the ring is first filled, so a thread that emits little costs little.
-  static constexpr size_t kCapacity = size_t{8} << 20;
+  // Bytes, a power of two. 32 MiB hold ~320,000 NVTX ranges: a burst of back-to-back ranges
+  // faster than any launcher drains (nvtx_cpu: 250,000 per thread in ~50 ms) is kept instead of
+  // dropped. Only the pages a backlog needs become resident (see the rewind above).
+  static constexpr size_t kCapacity = size_t{32} << 20;
 
   enum class State : uint32_t { kFree = 0, kOwned = 1, kRetired = 2 };
+
+  // A buffer in fresh anonymous memory, whose pages become resident only as they are written;
+  // nullptr when memory is exhausted. Async-signal-safe (a raw mmap system call); never unmapped.
+  static ThreadBuffer* MapNew();
 
   // Copies `first` then `second` in as one record; false when the ring lacks the space.
   bool TryAppend(const void* first, size_t first_size, const void* second, size_t second_size);
