@@ -304,6 +304,10 @@ if [[ " $sections " == *" bench "* ]]; then
   WORKLOAD=train_loop MODES="plain prof nsys" DEVICE_LIBS=$PWD/.device-libs \
     bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" 4 | tee "$work/train_overhead.txt"
   info "training loop overhead" "$(tail -1 "$work/train_overhead.txt")"
+  echo "== NVTX floods: back-to-back pairs kept, 10 M paced ranges' report ready (bench/run.py)"
+  python3 bench/run.py --only nvtx_cpu,nvtx_events --nsys none --runs 2 --prof "$prof" \
+    --json "$work/nvtx-bench.json" 2>&1 | grep -vE "^\s+round" | tee "$work/nvtx_bench.txt"
+  info "nvtx floods" "$(grep -E "records prof dropped|report ready after exit, s" "$work/nvtx_bench.txt" | tr -s ' ' | tr '\n' ';')"
 fi
 
 echo; echo "== summary"
