@@ -128,7 +128,7 @@ TEST_CASE("A table the report does not know fails the pipeline with its name",
   unknown.Add(StringIdRow{1, "x"});
   REQUIRE(fixture.pipeline->WriteRows(unknown.TakeBatch(ByteBuffer())).ok());
   TableInserter osrt(kOsrtApiInsert);
-  REQUIRE(fixture.pipeline->CommitRows().ok());  // the encoder's failure may not be known yet
+  (void)fixture.pipeline->CommitRows();  // the encoder's failure may be known by now, or not
   // Later chunks are dropped, and the first failure is what Stop() reports.
   (void)fixture.AddOsrtRows(&osrt, 0, 2 * ChunkPipeline::kChunkRows);
   const Status stopped = fixture.pipeline->Stop();
@@ -148,7 +148,7 @@ TEST_CASE("A failed copy into the report is reported and stops later chunks",
   // The same id again: fine in the chunk's own database, a conflict in the report's.
   strings.Add(StringIdRow{1, "again"});
   REQUIRE(fixture.pipeline->WriteRows(strings.TakeBatch(ByteBuffer())).ok());
-  REQUIRE(fixture.pipeline->CommitRows().ok());
+  (void)fixture.pipeline->CommitRows();  // the copy's failure may be known by now, or not
   strings.Add(StringIdRow{2, "later"});
   (void)fixture.pipeline->WriteRows(strings.TakeBatch(ByteBuffer()));
   (void)fixture.pipeline->CommitRows();
