@@ -8,9 +8,11 @@
 // - Rows are buffered in one open transaction, committed every kCommitRows rows or when Commit() is
 //   called (the collector commits about once a second), so the report is written while the program
 //   runs and memory stays bounded.
-// - SQLite runs on a writer thread of the report's own (batch_writer.h): Add* encode the row into
-//   a batch and return; full batches and commits queue up, bounded, and Add* wait when the queue is
-//   full. Errors of the writer thread reach Commit() a few batches late and Finish() for sure.
+// - SQLite runs on threads of the report's own (batch_writer.h, chunk_pipeline.h): Add* encode the
+//   row into a batch and return; full batches and commits queue up, bounded, and Add* wait when
+//   the queue is full. Encoder threads put chunks of batches into in-memory databases; one thread
+//   copies them into the report, in order. Errors of those threads reach Commit() a few batches
+//   late and Finish() for sure.
 // - Tables are created on first use, as nsys's export creates only the tables that hold data; the
 //   ENUM_* tables a filled table references are written with it. Indexes are built in Finish().
 // - Timestamps are ns since session start; ids use nsys's GlobalId encoding (global_id.h).
