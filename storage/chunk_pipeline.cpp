@@ -18,11 +18,8 @@ namespace {
 // The report's name for the attached chunk image.
 constexpr std::string_view kChunkSchema = "prof_chunk";
 
-// A chunk's database lives in memory and is thrown away once serialized.
-constexpr std::string_view kChunkPragmas =
-    "PRAGMA journal_mode = OFF;"
-    "PRAGMA synchronous = OFF;"
-    "PRAGMA locking_mode = EXCLUSIVE;";
+// A chunk's database lives in memory and is thrown away once serialized: no rollback journal.
+constexpr std::string_view kChunkPragmas = "PRAGMA journal_mode = OFF";
 
 struct SqliteFree {
   void operator()(unsigned char* data) const { sqlite3_free(data); }
@@ -66,7 +63,7 @@ ChunkPipeline::ChunkPipeline(Database* report, ReportSchema* schema,
       commit_rows_(std::move(commit_rows)),
       encoder_count_(std::max(1, encoder_threads)),
       // Each encoder busy, one chunk being copied and one ready for the writer.
-      max_chunks_in_flight_(encoder_count_ + 2) {}
+      max_chunks_in_flight_(static_cast<uint64_t>(encoder_count_) + 2) {}
 
 ChunkPipeline::~ChunkPipeline() { Cancel(); }
 
@@ -117,10 +114,9 @@ Status ChunkPipeline::CloseChunk(bool commit_after) {
   if (!open_) return Status::Error("the report is closed");
   std::unique_lock<std::mutex> lock(mutex_);
   if (open_->rows == 0 && !commit_after) return status_;
-  copied_.wait(lock, [&] { return in_flight_ < max_chunks_in_flight_; });
+  copied_.wait(lock, [&] { return ChunksInFlight() < max_chunks_in_flight_; });
   open_->commit_after = commit_after;
   open_->sequence = next_sequence_++;
-  ++in_flight_;
   to_encode_.push_back(std::move(open_));
   if (spare_.empty()) {
     open_ = std::make_unique<Chunk>();
@@ -211,7 +207,7 @@ void ChunkPipeline::WriterLoop() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
     copy_ready_.wait(lock, [&] {
-      return encoded_.count(next_to_copy_) > 0 || (stopping_ && in_flight_ == 0);
+      return encoded_.count(next_to_copy_) > 0 || (stopping_ && ChunksInFlight() == 0);
     });
     const auto next = encoded_.find(next_to_copy_);
     if (next == encoded_.end()) return;
@@ -224,7 +220,6 @@ void ChunkPipeline::WriterLoop() {
       Note(std::move(status));
     }
     ++next_to_copy_;
-    --in_flight_;
     chunk->Clear();
     spare_.push_back(std::move(chunk));  // at most max_chunks_in_flight_ + 1 chunks ever exist
     copied_.notify_all();

@@ -80,6 +80,7 @@ class ChunkPipeline : public BatchSink {
   static Status Encode(Chunk* chunk);
   // Writer thread: the chunk's image into the report.
   Status Copy(Chunk* chunk);
+  uint64_t ChunksInFlight() const { return next_sequence_ - next_to_copy_; }  // holds mutex_
   void Note(Status status);  // caller holds mutex_
   // Lets the threads finish what is queued (or skip it after a failure) and joins them.
   void EndThreads();
@@ -88,10 +89,9 @@ class ChunkPipeline : public BatchSink {
   ReportSchema* schema_;
   std::function<Status()> commit_rows_;
   const int encoder_count_;
-  const int max_chunks_in_flight_;
+  const uint64_t max_chunks_in_flight_;
 
   ChunkPtr open_;  // the submitting thread's
-  uint64_t next_sequence_ = 0;
 
   std::mutex mutex_;
   std::condition_variable encode_ready_;  // encoders wait for chunks
@@ -99,8 +99,9 @@ class ChunkPipeline : public BatchSink {
   std::condition_variable copied_;        // the submitter waits for room
   std::deque<ChunkPtr> to_encode_;
   std::map<uint64_t, ChunkPtr> encoded_;  // by sequence, for the writer to take in order
+  // Chunks closed so far, and copied so far: the difference is what is in flight.
+  uint64_t next_sequence_ = 0;
   uint64_t next_to_copy_ = 0;
-  int in_flight_ = 0;
   std::vector<ChunkPtr> spare_;  // copied chunks whose buffers the next ones reuse
   bool stopping_ = false;
   bool running_ = false;
