@@ -95,7 +95,7 @@ size_t AppendDroppedReport(ThreadBuffer* buffer, char* out) {
 void DrainAllLocked() {
   for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
     const ThreadBuffer::State state = buffer->state.load(std::memory_order_acquire);
-    if (state == ThreadBuffer::State::kFree) continue;
+    if (state == ThreadBuffer::State::kFree || state == ThreadBuffer::State::kClaimed) continue;
     size_t used = AppendDroppedReport(buffer, g_send_batch);
     // Only what was published when the pass began: a thread that keeps emitting must not hold the
     // flusher on its ring while the other rings fill up (or while exit waits for the flusher).

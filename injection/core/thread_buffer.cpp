@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -14,11 +15,14 @@ namespace {
 
 std::atomic<ThreadBuffer*> g_pool_head{nullptr};
 
-// Raw system call: the mmap wrapper may be interposed by the OS-runtime tracer.
+// Raw system calls: the mmap wrappers may be interposed by the OS-runtime tracer. No huge pages:
+// where transparent huge pages are "always", a ring's first record would make 2 MiB resident.
 void* MapAnonymous(size_t bytes) {
   const long result = syscall(SYS_mmap, nullptr, bytes, PROT_READ | PROT_WRITE,
                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return result < 0 && result > -4096 ? nullptr : reinterpret_cast<void*>(result);
+  if (result < 0 && result > -4096) return nullptr;
+  syscall(SYS_madvise, result, bytes, MADV_NOHUGEPAGE);  // advice only: a failure changes nothing
+  return reinterpret_cast<void*>(result);
 }
 
 }  // namespace
@@ -92,10 +96,12 @@ size_t ThreadBuffer::Drain(char* out, size_t capacity) {
 }
 
 size_t ThreadBuffer::UsedBytes() const {
-  // `tail` first: read after `head`, a rewind in between would make tail > head. This way a rewind
-  // in between can only overstate the drainer's figure (the owner's is exact).
+  // The owner's figure is exact. The drainer's may come from a rewind half done (new tail, old
+  // head: nothing to drain) or from positions on both sides of it (an overstatement, at most the
+  // capacity): the drainer stops on an empty Drain() anyway.
   const uint64_t tail = tail_.load(std::memory_order_acquire);
-  return head_.load(std::memory_order_acquire) - tail;
+  const uint64_t head = head_.load(std::memory_order_acquire);
+  return head > tail ? std::min<uint64_t>(head - tail, kCapacity) : 0;
 }
 
 void ThreadBuffer::Reset() {
@@ -116,10 +122,14 @@ ThreadBuffer* ThreadBuffer::MapNew() {
 ThreadBuffer* AcquireThreadBuffer(uint32_t tid) {
   for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
     ThreadBuffer::State expected = ThreadBuffer::State::kFree;
-    if (buffer->state.compare_exchange_strong(expected, ThreadBuffer::State::kOwned,
-                                              std::memory_order_acq_rel)) {
+    // Claimed first, owned once the owner fields are written: readers of an owned buffer's
+    // owner_tid (the drainer's dropped reports, thread naming) never see them half written.
+    if (buffer->state.compare_exchange_strong(expected, ThreadBuffer::State::kClaimed,
+                                              std::memory_order_acquire)) {
       buffer->owner_tid = tid;
       buffer->owner_thread = pthread_self();
+      buffer->dropping = false;  // the previous owner's overflow episode is over: its ring was drained
+      buffer->state.store(ThreadBuffer::State::kOwned, std::memory_order_release);
       return buffer;
     }
   }

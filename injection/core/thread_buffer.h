@@ -28,7 +28,9 @@ class ThreadBuffer {
   // dropped. Only the pages a backlog needs become resident (see the rewind above).
   static constexpr size_t kCapacity = size_t{32} << 20;
 
-  enum class State : uint32_t { kFree = 0, kOwned = 1, kRetired = 2 };
+  // kFree -> kClaimed (a thread is taking it) -> kOwned -> kRetired (its thread exited; drained
+  // once more) -> kFree. Drainers skip free and claimed buffers: both are empty.
+  enum class State : uint32_t { kFree = 0, kOwned = 1, kRetired = 2, kClaimed = 3 };
 
   // A buffer in fresh anonymous memory, whose pages become resident only as they are written;
   // nullptr when memory is exhausted. Async-signal-safe (a raw mmap system call); never unmapped.

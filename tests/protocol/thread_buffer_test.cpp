@@ -3,6 +3,8 @@
 #include <sys/mman.h>  // mincore
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <memory>
@@ -112,6 +114,12 @@ TEST_CASE("a producer and a drainer at once: every record arrives whole, in orde
       while (!Append(buffer, number, text_of(number))) std::this_thread::yield();
     }
   });
+  // The drainer's view of the ring's use, read again and again while the producer rewinds.
+  std::atomic<bool> done{false};
+  size_t largest_used = 0;
+  std::thread watcher([&] {
+    while (!done.load()) largest_used = std::max(largest_used, buffer->UsedBytes());
+  });
   std::vector<char> out(1 << 16);
   uint64_t expected = 0;
   size_t mismatches = 0;
@@ -128,6 +136,9 @@ TEST_CASE("a producer and a drainer at once: every record arrives whole, in orde
     }
   }
   producer.join();
+  done.store(true);
+  watcher.join();
   CHECK(mismatches == 0);
   CHECK(buffer->UsedBytes() == 0);
+  CHECK(largest_used <= ThreadBuffer::kCapacity);
 }
