@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "common/signals_blocked.h"
@@ -36,7 +37,6 @@ struct ChunkPipeline::Chunk {
   };
 
   uint64_t sequence = 0;
-  bool commit_after = false;
   int64_t rows = 0;
   ByteBuffer bytes;
   std::vector<Part> parts;
@@ -46,7 +46,6 @@ struct ChunkPipeline::Chunk {
   std::vector<const TableInserter*> tables;
 
   void Clear() {
-    commit_after = false;
     rows = 0;
     bytes.Clear();
     parts.clear();
@@ -72,22 +71,33 @@ int ChunkPipeline::DefaultEncoderThreads() {
 }
 
 Status ChunkPipeline::Start() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (running_) return status_;
-  if (Status status = report_->Exec("ATTACH ':memory:' AS " + std::string(kChunkSchema));
-      !status.ok()) {
-    return status;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (running_) return status_;
+    if (Status status = report_->Exec("ATTACH ':memory:' AS " + std::string(kChunkSchema));
+        !status.ok()) {
+      return status;
+    }
+    running_ = true;
+    stopping_ = false;
+    open_ = std::make_unique<Chunk>();
   }
-  running_ = true;
-  stopping_ = false;
-  open_ = std::make_unique<Chunk>();
   const ScopedSignalsBlocked for_the_threads;
-  for (int i = 0; i < encoder_count_; ++i) {
-    encoders_.emplace_back(&ChunkPipeline::EncoderLoop, this);
-    pthread_setname_np(encoders_.back().native_handle(), "prof-encoder");
+  try {
+    for (int i = 0; i < encoder_count_; ++i) {
+      encoders_.emplace_back(&ChunkPipeline::EncoderLoop, this);
+      pthread_setname_np(encoders_.back().native_handle(), "prof-encoder");
+    }
+    writer_ = std::thread(&ChunkPipeline::WriterLoop, this);
+    pthread_setname_np(writer_.native_handle(), "prof-report");
+  } catch (const std::system_error& error) {  // e.g. a process or thread limit reached
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      Note(Status::Error(std::string("cannot start the report's threads: ") + error.what()));
+    }
+    EndThreads();  // those already started
   }
-  writer_ = std::thread(&ChunkPipeline::WriterLoop, this);
-  pthread_setname_np(writer_.native_handle(), "prof-report");
+  std::lock_guard<std::mutex> lock(mutex_);
   return status_;
 }
 
@@ -103,19 +113,18 @@ Status ChunkPipeline::WriteRows(const RowBatch& batch) {
     chunk.bytes.Append(batch.bytes.data(), batch.bytes.size());
     chunk.rows += batch.rows;
   }
-  if (chunk.rows >= kChunkRows) return CloseChunk(false);
+  if (chunk.rows >= kChunkRows) return CloseChunk();
   std::lock_guard<std::mutex> lock(mutex_);
   return status_;
 }
 
-Status ChunkPipeline::CommitRows() { return CloseChunk(true); }
+Status ChunkPipeline::CommitRows() { return CloseChunk(); }
 
-Status ChunkPipeline::CloseChunk(bool commit_after) {
+Status ChunkPipeline::CloseChunk() {
   if (!open_) return Status::Error("the report is closed");
   std::unique_lock<std::mutex> lock(mutex_);
-  if (open_->rows == 0 && !commit_after) return status_;
+  if (open_->rows == 0) return status_;  // nothing to copy, and nothing left to commit
   copied_.wait(lock, [&] { return ChunksInFlight() < max_chunks_in_flight_; });
-  open_->commit_after = commit_after;
   open_->sequence = next_sequence_++;
   to_encode_.push_back(std::move(open_));
   if (spare_.empty()) {
@@ -131,7 +140,6 @@ Status ChunkPipeline::CloseChunk(bool commit_after) {
 }
 
 Status ChunkPipeline::Encode(Chunk* chunk) {
-  if (chunk->rows == 0) return Status::Ok();
   Database db;
   if (Status status = Database::OpenReadWrite(":memory:", &db); !status.ok()) return status;
   if (Status status = db.Exec(kChunkPragmas); !status.ok()) return status;
@@ -164,24 +172,24 @@ Status ChunkPipeline::Encode(Chunk* chunk) {
 }
 
 Status ChunkPipeline::Copy(Chunk* chunk) {
-  if (chunk->image) {
-    // SQLite owns (and frees) the image from here on, whether or not this succeeds.
-    const int rc = sqlite3_deserialize(
-        report_->handle(), kChunkSchema.data(), chunk->image.release(), chunk->image_size,
-        chunk->image_size, SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
-    if (rc != SQLITE_OK) {
-      return Status::Error("cannot attach a report chunk: " + report_->ErrorText());
-    }
-    for (const TableInserter* table : chunk->tables) {
-      const std::string name(table->spec().table);
-      if (Status status = schema_->EnsureTable(name); !status.ok()) return status;
-      // Same DDL on both sides and no index in the report: SQLite copies records as they are.
-      const std::string copy = "INSERT INTO main." + name + " SELECT * FROM " +
-                               std::string(kChunkSchema) + "." + name;
-      if (Status status = report_->Exec(copy); !status.ok()) return status;
-    }
+  // SQLite owns (and frees) the image from here on, whether or not this succeeds.
+  const int rc = sqlite3_deserialize(
+      report_->handle(), kChunkSchema.data(), chunk->image.release(), chunk->image_size,
+      chunk->image_size, SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
+  if (rc != SQLITE_OK) {
+    return Status::Error("cannot attach a report chunk: " + report_->ErrorText());
   }
-  return chunk->commit_after ? commit_rows_() : Status::Ok();
+  for (const TableInserter* table : chunk->tables) {
+    const std::string name(table->spec().table);
+    if (Status status = schema_->EnsureTable(name); !status.ok()) return status;
+    // Same DDL on both sides and no index in the report: SQLite copies records as they are.
+    const std::string copy = "INSERT INTO main." + name + " SELECT * FROM " +
+                             std::string(kChunkSchema) + "." + name;
+    if (Status status = report_->Exec(copy); !status.ok()) return status;
+  }
+  // Committed at once: the copy leaves the transaction reading the attached image, and SQLite
+  // 3.53.4 and later refuse to replace an image that a transaction reads (SQLITE_BUSY).
+  return commit_rows_();
 }
 
 void ChunkPipeline::EncoderLoop() {
@@ -231,7 +239,7 @@ Status ChunkPipeline::Stop() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!running_) return status_;
   }
-  (void)CloseChunk(false);  // its failure is status_
+  (void)CloseChunk();  // its failure is status_
   EndThreads();
   std::lock_guard<std::mutex> lock(mutex_);
   return status_;
@@ -256,7 +264,7 @@ void ChunkPipeline::EndThreads() {
   for (std::thread& encoder : encoders_) encoder.join();
   // The writer may be waiting for an encoder's last chunk: wake it once they are done.
   copy_ready_.notify_all();
-  writer_.join();
+  if (writer_.joinable()) writer_.join();
   encoders_.clear();
   std::lock_guard<std::mutex> lock(mutex_);
   running_ = false;

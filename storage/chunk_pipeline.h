@@ -10,8 +10,9 @@
 //
 // Contract:
 // - Runs as a BatchWriter's sink: WriteRows() copies the batch into the open chunk; CommitRows()
-//   closes the chunk and asks for the report's transaction to be committed after it. Both are
-//   called from one thread at a time (batch_writer.h).
+//   closes it early, so that its rows reach the report now. Both are called from one thread at a
+//   time (batch_writer.h).
+// - The writer commits the report's transaction (`commit_rows`) after each chunk it copies.
 // - Order: chunks reach the report in the order they were closed, a table's rows within a chunk
 //   in the order they came, so every table gets its rows in arrival order, as with one thread.
 // - Tables are created in the report (ReportSchema::EnsureTable, with their ENUM_* rows) when the
@@ -73,7 +74,7 @@ class ChunkPipeline : public BatchSink {
   using ChunkPtr = std::unique_ptr<Chunk>;
 
   // Hands the open chunk to the encoders (waits while max_chunks_in_flight_ are out).
-  Status CloseChunk(bool commit_after);
+  Status CloseChunk();
   void EncoderLoop();
   void WriterLoop();
   // Encoder thread: the chunk's rows into a fresh in-memory database, serialized into the chunk.
