@@ -1,5 +1,6 @@
 #include "cli/profile_command.h"
 
+#include <signal.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -95,6 +96,9 @@ class ProfileCommand : public Command {
 
   int Run() override {
     if (quiet_) spdlog::set_level(spdlog::level::err);
+    // A closed stdout or stderr (`prof profile ... | head`) must not kill prof before the report is
+    // written and the program's exit code returned. The program gets the default back (launcher).
+    signal(SIGPIPE, SIG_IGN);
     collector::ProfileOptions options;
     options.command = sub_->remaining();
     if (options.command.empty()) return Fail(Status::Error("no program given; see prof profile --help"));
@@ -126,9 +130,11 @@ class ProfileCommand : public Command {
     collector::ProfileResult result;
     status = collector::RunProfileSession(options, &result);
     if (!status.ok()) {
+      // Repeated captures may have written some reports before one failed.
+      for (const std::string& path : result.report_paths) spdlog::info("report written to {}", path);
       spdlog::error("error: {}", status.message());
-      // Once the program ran, its exit code matters more to scripts than prof's own failure.
-      return result.report_path.empty() && result.exit_code == 0 ? 1 : result.exit_code;
+      // The program's failure matters more to scripts than prof's own, but both are failures.
+      return result.exit_code != 0 ? result.exit_code : 1;
     }
     if ((options.trace_flags & protocol::kTraceCuda) && !collector::HasCudaInjection(options.library_dir)) {
       spdlog::warn("warning: CUDA tracing is not available in this build; tracing the rest");
@@ -136,6 +142,10 @@ class ProfileCommand : public Command {
     for (const std::string& warning : result.python_warnings) spdlog::warn("warning: {}", warning);
     for (const std::string& warning : result.cuda_warnings) {
       spdlog::warn("warning: CUDA is not traced: {}; tracing the rest", warning);
+    }
+    if (result.descriptors_exhausted) {
+      spdlog::warn("warning: prof ran out of file descriptors (ulimit -n), so traced processes "
+                   "waited to be read; raise the limit if events were dropped");
     }
     if (result.dropped_records > 0) {
       spdlog::warn("warning: {} events were dropped because prof could not keep up",

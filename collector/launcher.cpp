@@ -64,6 +64,15 @@ Status ResolveProgram(const std::string& program, const std::string& path_variab
                                           : "program not found: " + program);
 }
 
+std::optional<rlimit> RaiseDescriptorLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return std::nullopt;
+  rlimit raised = limit;
+  raised.rlim_cur = limit.rlim_max;
+  if (raised.rlim_cur != limit.rlim_cur) setrlimit(RLIMIT_NOFILE, &raised);
+  return limit;
+}
+
 ChildProcess::~ChildProcess() {
   if (pid_ > 0 && !reaped_ && go_fd_ >= 0) Cancel();
   for (int fd : {pidfd_, go_fd_, exec_error_fd_}) {
@@ -85,6 +94,7 @@ Status ChildProcess::Spawn(const LaunchSpec& spec) {
   std::vector<std::string> environment = spec.environment;
   std::vector<char*> argv_pointers = PointersTo(argv);
   std::vector<char*> env_pointers = PointersTo(environment);
+  const std::optional<rlimit> descriptor_limit = spec.descriptor_limit;
   pid_ = fork();
   if (pid_ < 0) {
     const int error = errno;
@@ -101,6 +111,7 @@ Status ChildProcess::Spawn(const LaunchSpec& spec) {
     }
     if (go != 1) _exit(127);
     signal(SIGPIPE, SIG_DFL);
+    if (descriptor_limit) setrlimit(RLIMIT_NOFILE, &*descriptor_limit);
     execve(argv_pointers[0], argv_pointers.data(), env_pointers.data());
     const int exec_errno = errno;
     (void)!write(error_pipe[1], &exec_errno, sizeof(exec_errno));

@@ -6,8 +6,10 @@
 // The child's stdin, stdout and stderr are the launcher's, untouched.
 #pragma once
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,13 @@ namespace prof::collector {
 struct LaunchSpec {
   std::vector<std::string> argv;         // argv[0] is the program, searched in PATH like a shell
   std::vector<std::string> environment;  // the child's complete environment, "NAME=value"
+  std::optional<rlimit> descriptor_limit;  // RLIMIT_NOFILE for the program, when not prof's
 };
+
+// Raises this process's soft RLIMIT_NOFILE to its hard limit (prof holds a socket per traced
+// process) and returns the limit it had (none when unknown): the program gets that one back,
+// since programs that use select() must not see descriptors above 1023.
+std::optional<rlimit> RaiseDescriptorLimit();
 
 // Finds `program` in PATH as execvp would; errors name the program and say what is wrong.
 Status ResolveProgram(const std::string& program, const std::string& path_variable,

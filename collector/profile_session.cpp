@@ -71,8 +71,9 @@ void OnInterrupt(int signal, siginfo_t* info, void* /*context*/) {
 // SIGTERM/SIGHUP sent to prof go on to the program (and, from the poll loop, its descendants),
 // which decides when to exit; prof keeps collecting until it does. SIGINT likewise (OnInterrupt),
 // and a second one makes prof finish with the data that arrived. SIGQUIT from a terminal already
-// reaches the program, so prof ignores it. Installed while the program runs; restores prof's
-// previous dispositions when destroyed.
+// reaches the program, so prof ignores it. Installed from the program's start until its reports
+// are finished, so that a signal after the program's exit (a Ctrl-C during a long finish) cannot
+// kill prof between the two and lose both; restores prof's previous dispositions when destroyed.
 class SignalForwarding {
  public:
   explicit SignalForwarding(ChildProcess* child) {
@@ -104,7 +105,7 @@ class SignalForwarding {
   SignalForwarding& operator=(const SignalForwarding&) = delete;
 
  private:
-  static constexpr std::array<int, 5> kSignals = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGPIPE};
+  static constexpr std::array<int, 4> kSignals = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
   std::array<struct sigaction, kSignals.size()> previous_{};
 };
 
@@ -364,6 +365,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
 
   storage::SessionInfo session;
   LaunchSpec spec;
+  spec.descriptor_limit = RaiseDescriptorLimit();
   spec.environment = BuildEnvironment(options, server->socket_path(), &session.environment_set);
   const std::string* path_variable = FindVariable(spec.environment, "PATH");
   std::string program;
@@ -401,23 +403,24 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
       return status;
     }
     exit_time = ImportUntilExit(server.get(), &child, &router, &capture, &result->exit_code);
-  }
-  router.Refresh();
+    router.Refresh();
 
-  session.prof_version = PROF_VERSION;
-  session.command_line = options.command_line;
-  session.trace_options = options.trace_text;
-  session.osrt_threshold_ns = static_cast<int64_t>(options.osrt_threshold_ns);
-  session.exit_status = result->exit_code;
-  session.duration_ns = static_cast<int64_t>(exit_time - session_start);
-  session.utc_epoch_ns_at_start = utc_start;
-  status = FinishReports(options, session, session_start, &router, result);
+    session.prof_version = PROF_VERSION;
+    session.command_line = options.command_line;
+    session.trace_options = options.trace_text;
+    session.osrt_threshold_ns = static_cast<int64_t>(options.osrt_threshold_ns);
+    session.exit_status = result->exit_code;
+    session.duration_ns = static_cast<int64_t>(exit_time - session_start);
+    session.utc_epoch_ns_at_start = utc_start;
+    status = FinishReports(options, session, session_start, &router, result);
+  }
   if ((options.trace_flags & protocol::kTraceCuda) && HasCudaInjection(options.library_dir) &&
       !router.reports().front().importer->cuda_tracing_started() && result->cuda_warnings.empty() &&
       !CudaDriverLoadable()) {
     result->cuda_warnings.push_back(kNoCudaDriver);
   }
   if (!result->report_paths.empty()) result->report_path = result->report_paths.front();
+  result->descriptors_exhausted = server->descriptors_exhausted();
   return status.ok() ? router.report_error() : status;
 }
 

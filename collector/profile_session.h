@@ -48,6 +48,8 @@ struct ProfileResult {
   std::vector<std::string> cuda_warnings;
   // --python-backtrace=cuda: interpreters it cannot read, or that no call had a Python stack.
   std::vector<std::string> python_warnings;
+  // prof ran out of file descriptors (one per traced process): processes waited to be read.
+  bool descriptors_exhausted = false;
 };
 
 inline constexpr const char* kNoCudaDriver =

@@ -108,7 +108,7 @@ void SessionServer::ReadLoop() {
   while (true) {
     fds.clear();
     fds.push_back({stop_fd_, POLLIN, 0});
-    fds.push_back({listen_fd_, POLLIN, 0});
+    fds.push_back({accept_paused_ ? -1 : listen_fd_, POLLIN, 0});
     for (const Socket& socket : sockets_) fds.push_back({socket.fd, POLLIN, 0});
     if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
     if (fds[0].revents != 0) break;
@@ -126,6 +126,7 @@ void SessionServer::ReadLoop() {
         if (pid != open_pids_.end()) open_pids_.erase(pid);
       }
       sockets_.erase(sockets_.begin() + static_cast<std::ptrdiff_t>(i));
+      accept_paused_ = false;
     }
     if (fds[1].revents != 0) AcceptPending();
   }
@@ -135,7 +136,13 @@ void SessionServer::ReadLoop() {
 void SessionServer::AcceptPending() {
   while (true) {
     const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-    if (fd < 0) return;
+    if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE) {
+        accept_paused_ = true;
+        descriptors_exhausted_.store(true, std::memory_order_relaxed);
+      }
+      return;
+    }
     const Socket socket{fd, ++streams_accepted_, PeerPid(fd)};
     sockets_.push_back(socket);
     std::lock_guard<std::mutex> lock(mutex_);

@@ -63,6 +63,8 @@ class SessionServer {
   void CloseAll(StreamSink* sink);
   // Stream bytes still waiting in the spill file.
   uint64_t bytes_waiting_on_disk() { return backlog_.bytes_on_disk(); }
+  // Whether connections had to wait because prof ran out of file descriptors.
+  bool descriptors_exhausted() const { return descriptors_exhausted_.load(std::memory_order_relaxed); }
 
  private:
   // The reader thread's view of a connection.
@@ -82,6 +84,7 @@ class SessionServer {
   SessionServer();
   // Reader thread.
   void ReadLoop();
+  // Accepts waiting connections; stops accepting while prof is out of file descriptors.
   void AcceptPending();
   // Reads what `socket` has into the backlog; false when it closed.
   bool ReadFrom(const Socket& socket);
@@ -109,6 +112,10 @@ class SessionServer {
   std::vector<Socket> sockets_;
   std::vector<char> read_buffer_;  // the next read's, until it is queued
   uint64_t streams_accepted_ = 0;
+  // Out of descriptors: the listening socket stays readable, so it leaves the poll set (instead
+  // of waking it forever) until a connection closes and frees one.
+  bool accept_paused_ = false;
+  std::atomic<bool> descriptors_exhausted_{false};
   std::mutex mutex_;
   std::vector<uint32_t> open_pids_;  // one per open socket, guarded by mutex_
 

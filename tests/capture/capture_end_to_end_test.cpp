@@ -3,6 +3,8 @@
 // the program ends, and the one-line errors for bad values. Timing margins are 0.25 s or more.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -158,6 +160,23 @@ TEST_CASE("capture range end repeat:N writes one numbered report per captured ra
   CHECK(Metadata(dir + "/run.2.sqlite", "CAPTURE_RANGE_END") == Strings{"repeat:2"});
   CHECK_FALSE(fs::exists(dir + "/run.sqlite"));
   CHECK_FALSE(fs::exists(dir + "/run.3.sqlite"));
+}
+
+TEST_CASE("a repeated capture whose second report cannot be written fails and keeps the first") {
+  const std::string dir = MakeTempDir("capture_repeat_fails");
+  { std::ofstream(dir + "/run.2.sqlite") << "not mine"; }  // exists, and no -f
+  Strings argv = {ProfBinary(), "profile", "-t", "nvtx,osrt", "-o", dir + "/run", "-c", "nvtx",
+                  "-p", "step", "--capture-range-end=repeat:2", TestProgram("capture_program"),
+                  "ranges", "0"};
+  CommandResult result = RunCommand(argv);
+  INFO(result.err);
+  // The program exited 0, but prof failed to write a report: not a success.
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.find("report written to " + dir + "/run.1.sqlite") != std::string::npos);
+  CHECK(result.err.find("prof: error: ") != std::string::npos);
+  CHECK(NvtxMessages(dir + "/run.1.sqlite") == Strings{"step", "inside-0"});
+  std::ifstream kept(dir + "/run.2.sqlite");
+  CHECK(std::string(std::istreambuf_iterator<char>(kept), {}) == "not mine");
 }
 
 TEST_CASE("unregistered messages trigger only with NSYS_NVTX_PROFILER_REGISTER_ONLY=0") {

@@ -71,6 +71,39 @@ TEST_CASE("a program killed by SIGKILL makes prof exit 137 and the report is sti
   CHECK(fs::exists(report));
 }
 
+TEST_CASE("a closed stdout costs neither the program's exit code nor the report") {
+  const std::string report = MakeTempDir("closed_pipe") + "/r.sqlite";
+  // head exits after the program's first line; prof's own lines then meet a closed pipe.
+  const std::string script = "'" + ProfBinary() + "' profile -t osrt -o '" + report +
+                             "' sh -c 'echo first; sleep 0.5; exit 3' 2>&1 | head -1; "
+                             "echo prof-exit=${PIPESTATUS[0]}";
+  const CommandResult result = RunCommand({"bash", "-c", script});
+  INFO(result.err);
+  CHECK(result.out == "first\nprof-exit=3\n");
+  CHECK(SessionValue(report, "exit_status") == "3");
+}
+
+TEST_CASE("the program keeps the descriptor limit prof got, and prof copes with running out") {
+  const std::string dir = MakeTempDir("descriptors");
+  // prof raises its own soft limit (one socket per traced process), not the program's.
+  const CommandResult limit = RunCommand(
+      {"bash", "-c", "ulimit -Sn 512; '" + ProfBinary() + "' profile -q -t osrt -o '" + dir +
+                         "/limit' sh -c 'ulimit -Sn'"});
+  INFO(limit.err);
+  CHECK(limit.out == "512\n");
+  // With 40 descriptors in all, 60 processes at once cannot all be connected: they wait until
+  // others end, and every one of them still reaches the report.
+  const CommandResult crowd = RunCommand(
+      {"bash", "-c", "ulimit -n 40; '" + ProfBinary() + "' profile -t osrt -o '" + dir +
+                         "/crowd' sh -c 'i=0; while [ $i -lt 60 ]; do sleep 0.5 & "
+                         "i=$((i+1)); done; wait'"});
+  INFO(crowd.err);
+  CHECK(crowd.exit_code == 0);
+  CHECK(crowd.err.find("warning: prof ran out of file descriptors (ulimit -n)") != std::string::npos);
+  CHECK(QueryRows(dir + "/crowd.sqlite", "SELECT count(*) FROM PROCESSES") ==
+        std::vector<std::vector<std::string>>{{"61"}});
+}
+
 TEST_CASE("stdin - stdout - stderr and arguments pass through untouched") {
   const std::string dir = MakeTempDir("passthrough");
   CommandResult echo = Profile(dir + "/echo", {"echo"}, {"-q"}, "line one\nline two\n");
