@@ -31,8 +31,12 @@ size_t g_free_count = 0;
 size_t g_allocated = 0;
 
 pthread_mutex_t g_convert_mutex = PTHREAD_MUTEX_INITIALIZER;
-EventStreamSink g_sink;
-ActivityConverter g_converter(&g_sink);
+// Never destroyed: CUPTI may complete a buffer after static destructors ran (its worker thread,
+// or a cudaDeviceReset in a program's destructor), and the converter must still be there.
+ActivityConverter& Converter() {
+  static auto* converter = new ActivityConverter(new EventStreamSink());
+  return *converter;
+}
 
 uint8_t* TakeBuffer() {
   pthread_mutex_lock(&g_pool_mutex);
@@ -79,10 +83,11 @@ void CUPTIAPI OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* 
   {
     ScopedPatientEmit patient;
     pthread_mutex_lock(&g_convert_mutex);
+    ActivityConverter& converter = Converter();
     CUpti_Activity* record = nullptr;
     while (buffer != nullptr &&
            g_cupti->cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
-      g_converter.Convert(*record);
+      converter.Convert(*record);
     }
     SendDropped(context, stream_id);
     pthread_mutex_unlock(&g_convert_mutex);

@@ -185,14 +185,17 @@ CUptiResult StartApiCallbacks(const CuptiFunctions* cupti) {
   CUptiResult result = cupti->cuptiSubscribe(&subscriber, OnCallback, nullptr);
   if (result != CUPTI_SUCCESS) return result;
   g_recording.store(true);
-  result = EnableDomain(subscriber, CudaApiDomain::kRuntime, CUPTI_RUNTIME_TRACE_CBID_SIZE,
-                        IsRecordedRuntimeApi);
+  // The driver's domain before the runtime's: a runtime call entered before its own domain was
+  // on has its exit ignored (no entry seen), while its driver calls, seen whole, count as
+  // outermost. The other order would pair such a driver call's exit with the runtime's entry.
+  result = EnableDomain(subscriber, CudaApiDomain::kDriver, CUPTI_DRIVER_TRACE_CBID_SIZE,
+                        IsRecordedDriverApi);
   if (result != CUPTI_SUCCESS) return result;
   if ((result = EnableGraphEvents(cupti, subscriber)) != CUPTI_SUCCESS) return result;
-  return EnableDomain(subscriber, CudaApiDomain::kDriver, CUPTI_DRIVER_TRACE_CBID_SIZE,
-                      IsRecordedDriverApi);
+  return EnableDomain(subscriber, CudaApiDomain::kRuntime, CUPTI_RUNTIME_TRACE_CBID_SIZE,
+                      IsRecordedRuntimeApi);
 }
 
-void StopApiCallbacksInForkChild() { g_recording.store(false); }
+void StopRecordingApiCalls() { g_recording.store(false); }
 
 }  // namespace prof::injection::cuda

@@ -24,7 +24,8 @@ namespace prof::injection::cuda {
 // other than CUPTI_SUCCESS means no API call is recorded (and GPU records lack their API calls).
 CUptiResult StartApiCallbacks(const CuptiFunctions* cupti);
 
-// After fork() the child must never reach CUPTI: its callbacks stop recording.
-void StopApiCallbacksInForkChild();
+// The callbacks stop recording: in a fork child (which must never reach CUPTI), and when tracing
+// failed to start.
+void StopRecordingApiCalls();
 
 }  // namespace prof::injection::cuda

@@ -50,7 +50,7 @@ void FlushAtExit() {
   g_cupti.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
-void InForkChild() { StopApiCallbacksInForkChild(); }
+void InForkChild() { StopRecordingApiCalls(); }
 
 // The GPU activity kinds prof records; with --cuda-graph-trace=node graphs are traced node by node
 // (their kernels, copies and memsets appear with a graphNodeId) instead of one GRAPH_TRACE row.
@@ -78,7 +78,9 @@ CUptiResult EnableActivityKinds() {
 }
 
 // Reports a failed CUPTI step; `subscriber_taken` distinguishes "another profiler owns CUPTI".
+// Also stops recording API calls: a start that failed half way records nothing.
 void ReportFailure(const char* step, CUptiResult result, uint32_t version) {
+  StopRecordingApiCalls();
   const char* error = nullptr;
   if (g_cupti.cuptiGetResultString(result, &error) != CUPTI_SUCCESS || error == nullptr) {
     error = "unknown error";
@@ -106,6 +108,9 @@ void StartTracing() {
     SendStatus(protocol::CudaInitStatus::kCuptiTooOld, version, text);
     return;
   }
+  // Before any callback can run: a fork child must never record or call CUPTI.
+  g_traced_pid = getpid();
+  pthread_atfork(nullptr, nullptr, InForkChild);
   // The subscriber first: when another profiler owns CUPTI, nothing else may be changed.
   CUptiResult result = StartApiCallbacks(&g_cupti);
   if (result != CUPTI_SUCCESS) return ReportFailure("cuptiSubscribe/cuptiEnableCallback", result, version);
@@ -119,8 +124,6 @@ void StartTracing() {
     return ReportFailure("cuptiActivityEnable", result, version);
   }
   g_cupti.cuptiActivityFlushPeriod(kFlushPeriodMs);
-  g_traced_pid = getpid();
-  pthread_atfork(nullptr, nullptr, InForkChild);
   std::atexit(FlushAtExit);
   SendStatus(protocol::CudaInitStatus::kTracing, version, loaded);
 }

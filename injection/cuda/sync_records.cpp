@@ -28,15 +28,18 @@ thread_local Pending t_pending = Pending::kNothing;
 thread_local protocol::CudaSyncRecord t_sync{};
 thread_local protocol::CudaEventRecord t_event{};
 thread_local CUevent t_created_in_call = nullptr;
-// The device of the last context this thread asked about: calls rarely change context.
-thread_local CUcontext t_device_context = nullptr;
+thread_local CUevent t_destroyed_in_call = nullptr;
+// The device of the last context this thread asked about: calls rarely change context. Keyed by
+// the context's unique id, since a destroyed context's address can come back on another device.
+thread_local uint32_t t_device_context_uid = 0;
 thread_local uint32_t t_device_id = 0;
 
-uint32_t DeviceOf(CUcontext context) {
-  if (context != t_device_context) {
+uint32_t DeviceOf(const CUpti_CallbackData& data) {
+  if (data.contextUid != t_device_context_uid || data.contextUid == 0) {
     uint32_t device = 0;
-    const bool known = context != nullptr && g_cupti->cuptiGetDeviceId(context, &device) == CUPTI_SUCCESS;
-    t_device_context = context;
+    const bool known =
+        data.context != nullptr && g_cupti->cuptiGetDeviceId(data.context, &device) == CUPTI_SUCCESS;
+    t_device_context_uid = data.contextUid;
     t_device_id = known ? device : 0;
   }
   return t_device_id;
@@ -58,7 +61,7 @@ void KeepSync(const CUpti_CallbackData& data, uint32_t sync_type, uint32_t strea
   t_sync.header.timestamp_ns = entry_ns;
   t_sync.end_ns = exit_ns;
   t_sync.context_id = data.contextUid;
-  t_sync.device_id = DeviceOf(data.context);
+  t_sync.device_id = DeviceOf(data);
   t_sync.stream_id = stream_id;
   t_sync.sync_type = sync_type;
   t_sync.event_id = event.event_id;
@@ -82,8 +85,13 @@ void OnSyncCallExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CU
     }
     return;
   }
+  // Likewise a destruction: counted twice, it could forget an event another thread created at
+  // the freed address in between.
   if (call.role == SyncRole::kEventDestroy) {
-    if (succeeded) Events().Destroyed(call.event);
+    if (succeeded && call.event != t_destroyed_in_call) {
+      Events().Destroyed(call.event);
+      t_destroyed_in_call = call.event;
+    }
     return;
   }
   if (t_pending != Pending::kNothing) return;  // an inner call of this outermost call decided
@@ -98,7 +106,7 @@ void OnSyncCallExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CU
       t_event = protocol::CudaEventRecord{};
       t_event.header.kind = protocol::RecordKind::kCudaEvent;
       t_event.header.timestamp_ns = exit_ns;
-      t_event.device_id = DeviceOf(data.context);
+      t_event.device_id = DeviceOf(data);
       t_event.context_id = data.contextUid;
       t_event.stream_id = StreamIdOf(data.context, call);
       t_event.event_id = ids.event_id;
@@ -130,6 +138,7 @@ void SendPendingSyncRecord(uint32_t correlation_id) {
   const Pending pending = t_pending;
   t_pending = Pending::kNothing;
   t_created_in_call = nullptr;
+  t_destroyed_in_call = nullptr;
   if (pending == Pending::kSync) {
     t_sync.correlation_id = correlation_id;
     EmitRecord(&t_sync.header, sizeof(t_sync));
