@@ -192,7 +192,14 @@ void SessionServer::Drain(StreamSink* sink, size_t byte_budget) {
 }
 
 void SessionServer::Deliver(const StreamChunk& chunk, StreamSink* sink) {
-  if (chunk.connection == 0) return;  // lost with a spill file that could not be read back
+  if (chunk.connection == 0) {
+    // Bytes lost with a spill file that could not be read back: any open stream may have a gap
+    // now, and decoding on after one would take arbitrary bytes for records.
+    for (auto& [id, connection] : connections_) {
+      End(connection.get(), sink, "records lost: the spill file could not be read back");
+    }
+    return;
+  }
   std::unique_ptr<Connection>& slot = connections_[chunk.connection];
   if (!slot) {
     slot = std::make_unique<Connection>();
@@ -218,10 +225,11 @@ void SessionServer::Deliver(const StreamChunk& chunk, StreamSink* sink) {
   }
 }
 
-void SessionServer::End(Connection* connection, StreamSink* sink) {
+void SessionServer::End(Connection* connection, StreamSink* sink, const char* lost) {
   if (connection->ended) return;
   connection->ended = true;
   std::string error = connection->decoder.error();
+  if (error.empty() && lost != nullptr) error = lost;
   if (error.empty() && connection->decoder.PendingBytes() > 0) {
     error = "stream cut mid-record (" + std::to_string(connection->decoder.PendingBytes()) +
             " bytes left over)";

@@ -97,7 +97,8 @@ class SessionServer {
   // Hands the sink queued chunks until none waits or `byte_budget` is spent.
   void Drain(StreamSink* sink, size_t byte_budget);
   void Deliver(const StreamChunk& chunk, StreamSink* sink);
-  void End(Connection* connection, StreamSink* sink);
+  // Ends a connection's stream; `lost`: why bytes of it are missing, when the decoder cannot tell.
+  void End(Connection* connection, StreamSink* sink, const char* lost = nullptr);
 
   int listen_fd_ = -1;
   int stop_fd_ = -1;  // an eventfd: readable once the reader must stop

@@ -129,8 +129,8 @@ void StreamBacklog::TakeSpilled(std::unique_lock<std::mutex>& lock, StreamChunk*
     read = spill_.Read(offset + sizeof(head), bytes.data(), head.length).ok();
   }
   lock.lock();
-  // A file that cannot be read back loses what it holds (connection 0: nobody's); the streams
-  // then end cut, and say so.
+  // A file that cannot be read back loses what it holds (connection 0: nobody's); the collector
+  // then ends the open streams with an error (session_server).
   chunk->connection = read ? head.connection : 0;
   chunk->closed = read && head.closed != 0;
   chunk->length = read ? head.length : 0;

@@ -4,24 +4,13 @@
 #include <cstring>
 #include <vector>
 
+#include "tests/protocol/stream_bytes.h"
+
 using namespace prof::protocol;
 using prof::collector::StreamDecoder;
+using prof::test::Hello;
 
 namespace {
-
-std::vector<char> Hello(uint32_t pid, const std::string& name) {
-  StreamHello hello{};
-  hello.header = {RecordKind::kStreamHello,
-                  static_cast<uint16_t>(AlignedRecordSize(sizeof(hello) + name.size())), pid, 7};
-  hello.magic = kStreamMagic;
-  hello.version = kStreamVersion;
-  hello.pid = pid;
-  hello.text_length = static_cast<uint32_t>(name.size());
-  std::vector<char> bytes(hello.header.size, 0);
-  std::memcpy(bytes.data(), &hello, sizeof(hello));
-  std::memcpy(bytes.data() + sizeof(hello), name.data(), name.size());
-  return bytes;
-}
 
 std::vector<char> OsrtCall(uint64_t start, uint64_t end, uint16_t function) {
   OsrtCallRecord call{};
