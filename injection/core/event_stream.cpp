@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/signals_blocked.h"
 #include "injection/core/capture_gate.h"
 #include "injection/core/stream_connection.h"
 #include "injection/core/thread_buffer.h"
@@ -47,6 +48,9 @@ StreamConnection g_connection;
 int g_wake_fd = -1;  // eventfd the producers poke when their ring fills up
 pthread_t g_flusher;
 std::atomic<bool> g_flusher_running{false};
+// The process whose stream this is: a child made without fork handlers (clone, _Fork) has no
+// flusher and shares the parent's connection, so it must leave both alone at exit.
+pid_t g_stream_pid = 0;
 std::atomic<bool> g_stop_requested{false};
 // Serialises draining and sending between the flusher and the exit path.
 pthread_mutex_t g_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -182,7 +186,12 @@ void StartStream() {
   const int wake_fd = static_cast<int>(syscall(SYS_eventfd2, 0, EFD_CLOEXEC | EFD_NONBLOCK));
   g_wake_fd = wake_fd < 0 ? wake_fd : MoveDescriptorHigh(wake_fd);
   g_stop_requested.store(false);
+  g_stream_pid = getpid();
   g_enabled.store(g_connection.connected(), std::memory_order_release);
+  // With every signal blocked, as it inherits the mask: a program that blocks signals in all of
+  // its threads to take them through sigwait() or signalfd must not see them delivered to (and
+  // killing the process from) prof's thread.
+  const ScopedSignalsBlocked for_the_flusher;
   if (pthread_create(&g_flusher, nullptr, FlusherMain, nullptr) == 0) {
     g_flusher_running.store(true);
   }
@@ -298,7 +307,7 @@ __attribute__((constructor)) void StartAtLoad() {
 }
 
 __attribute__((destructor)) void StopAtExit() {
-  if (!g_enabled.load()) return;
+  if (!g_enabled.load() || getpid() != g_stream_pid) return;
   ScopedInternalCall internal;
   // Stop emitting and the flusher first, so that the final drain below is the last writer of the
   // connection and sees every ring's final content.

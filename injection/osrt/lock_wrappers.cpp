@@ -29,8 +29,10 @@ int WaitByPolling(sem_t* semaphore) {
 }
 
 // sem_trywait first. True when that settled the call, with `*result` what the wait returns;
-// false when the semaphore is at zero, with errno as the caller left it.
+// false when the semaphore is at zero, with errno as the caller left it. The waits are
+// cancellation points even when the semaphore is free (glibc tests first), sem_trywait is not.
 bool SettledByTryWait(sem_t* semaphore, int* result) {
+  pthread_testcancel();
   const int saved_errno = errno;
   if (sem_trywait(semaphore) == 0) {
     *result = 0;

@@ -3,11 +3,17 @@
  *   behaviour_program kill SIG   kills itself with signal SIG
  *   behaviour_program echo       copies stdin to stdout, writes "to stderr\n" to stderr, exits 0
  *   behaviour_program args A...  prints each argument on its own line
- *   behaviour_program env NAME   prints the value of NAME (or "<unset>") */
+ *   behaviour_program env NAME   prints the value of NAME (or "<unset>")
+ *   behaviour_program sigwait    blocks SIGTERM, sends it to itself, takes it with sigwait() and
+ *                                prints "sigwait=15" (a thread that does not block it would die of it)
+ *   behaviour_program rawfork    makes a child with _Fork() (no fork handlers run, as with clone()
+ *                                in sandboxes) that calls exit(); prints "child=0" once it exited */
+#define _GNU_SOURCE  // _Fork
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int main(int argc, char** argv) {
@@ -25,6 +31,26 @@ int main(int argc, char** argv) {
   }
   if (argc >= 2 && strcmp(argv[1], "args") == 0) {
     for (int i = 2; i < argc; ++i) puts(argv[i]);
+    return 0;
+  }
+  if (argc >= 2 && strcmp(argv[1], "sigwait") == 0) {
+    usleep(100000);  // a real program's start-up: every thread it did not make is running by now
+    sigset_t term;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &term, NULL);
+    kill(getpid(), SIGTERM);  // process-directed: any thread that does not block it may take it
+    int taken = 0;
+    if (sigwait(&term, &taken) != 0) return 1;
+    printf("sigwait=%d\n", taken);
+    return 0;
+  }
+  if (argc >= 2 && strcmp(argv[1], "rawfork") == 0) {
+    const pid_t child = _Fork();
+    if (child == 0) exit(0);  // exit(), not _exit(): the libraries' destructors run in the child
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child) return 1;
+    printf("child=%d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     return 0;
   }
   if (argc >= 3 && strcmp(argv[1], "env") == 0) {

@@ -104,6 +104,25 @@ TEST_CASE("the program keeps the descriptor limit prof got, and prof copes with 
         std::vector<std::vector<std::string>>{{"61"}});
 }
 
+TEST_CASE("signals a program blocks in all its threads stay blocked in prof's thread too") {
+  const std::string report = MakeTempDir("sigwait") + "/r.sqlite";
+  const CommandResult result = Profile(report, {"sigwait"});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);  // not 143: prof's flusher thread did not take the SIGTERM
+  CHECK(result.out == "sigwait=15\n");
+}
+
+TEST_CASE("a child made without fork handlers exits without touching the parent's stream") {
+  const std::string report = MakeTempDir("rawfork") + "/r.sqlite";
+  // Bounded: a child that waited for a flusher it does not have would hang here for good.
+  const CommandResult result =
+      RunCommand({"timeout", "-s", "KILL", "30", ProfBinary(), "profile", "-q", "-o", report,
+                  TestProgram("behaviour_program"), "rawfork"});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "child=0\n");
+}
+
 TEST_CASE("stdin - stdout - stderr and arguments pass through untouched") {
   const std::string dir = MakeTempDir("passthrough");
   CommandResult echo = Profile(dir + "/echo", {"echo"}, {"-q"}, "line one\nline two\n");
