@@ -45,6 +45,10 @@ bool StreamConnection::SendAll(const char* data, size_t size) {
       size -= static_cast<size_t>(sent);
     } else if (sent < 0 && errno == EINTR) {
       continue;
+    } else if (sent < 0 && (errno == EBADF || errno == ENOTSOCK)) {
+      // The program closed prof's descriptor (closefrom, close_range, daemons), and the number may
+      // be one of its own files by now: forget it, never close it.
+      fd_ = -1;
     } else {
       Abandon();
     }

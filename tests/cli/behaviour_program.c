@@ -6,9 +6,13 @@
  *   behaviour_program env NAME   prints the value of NAME (or "<unset>")
  *   behaviour_program sigwait    blocks SIGTERM, sends it to itself, takes it with sigwait() and
  *                                prints "sigwait=15" (a thread that does not block it would die of it)
+ *   behaviour_program closefds   closes every descriptor from 3 up (to 1023 or its limit), as
+ *                                daemons do, puts a pipe on all those numbers, sleeps 100 ms and
+ *                                prints how many of them were closed meanwhile ("closed=0")
  *   behaviour_program rawfork    makes a child with _Fork() (no fork handlers run, as with clone()
  *                                in sandboxes) that calls exit(); prints "child=0" once it exited */
 #define _GNU_SOURCE  // _Fork
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +47,21 @@ int main(int argc, char** argv) {
     int taken = 0;
     if (sigwait(&term, &taken) != 0) return 1;
     printf("sigwait=%d\n", taken);
+    return 0;
+  }
+  if (argc >= 2 && strcmp(argv[1], "closefds") == 0) {
+    const long limit = sysconf(_SC_OPEN_MAX);
+    const int end = limit > 0 && limit < 1024 ? (int)limit : 1024;
+    for (int fd = 3; fd < end; ++fd) close(fd);
+    int ends[2];
+    if (pipe(ends) != 0) return 1;
+    for (int fd = 3; fd < end; ++fd) {
+      if (fd != ends[0] && fd != ends[1] && dup2(ends[1], fd) != fd) return 1;
+    }
+    usleep(100000);  // traced with -t osrt: prof's flusher sends while the numbers are the program's
+    int closed = 0;
+    for (int fd = 3; fd < end; ++fd) closed += fcntl(fd, F_GETFD) == -1;
+    printf("closed=%d\n", closed);
     return 0;
   }
   if (argc >= 2 && strcmp(argv[1], "rawfork") == 0) {

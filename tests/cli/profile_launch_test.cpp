@@ -123,6 +123,14 @@ TEST_CASE("a child made without fork handlers exits without touching the parent'
   CHECK(result.out == "child=0\n");
 }
 
+TEST_CASE("a program that closes every descriptor and reuses the numbers keeps its files") {
+  const std::string report = MakeTempDir("closefds") + "/r.sqlite";
+  const CommandResult result = Profile(report, {"closefds"}, {"-t", "osrt"});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "closed=0\n");  // prof closed none of the program's descriptors
+}
+
 TEST_CASE("stdin - stdout - stderr and arguments pass through untouched") {
   const std::string dir = MakeTempDir("passthrough");
   CommandResult echo = Profile(dir + "/echo", {"echo"}, {"-q"}, "line one\nline two\n");
