@@ -26,6 +26,9 @@ constexpr size_t kMaxBacklogMemory = size_t{32} << 20;
 constexpr uint64_t kMaxBacklogSpill = uint64_t{512} << 20;
 // What one PollOnce() decodes at most before returning to the caller's timers.
 constexpr size_t kBytesPerPoll = 16 * kReadChunk;
+// Out of descriptors, accepting is tried again when a connection closes, or after this long (the
+// descriptors may be prof's own files, which no closing connection gives back).
+constexpr int kAcceptRetryMs = 100;
 
 std::string TemporaryRoot() {
   const char* tmpdir = std::getenv("TMPDIR");
@@ -110,7 +113,8 @@ void SessionServer::ReadLoop() {
     fds.push_back({stop_fd_, POLLIN, 0});
     fds.push_back({accept_paused_ ? -1 : listen_fd_, POLLIN, 0});
     for (const Socket& socket : sockets_) fds.push_back({socket.fd, POLLIN, 0});
-    if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
+    const int ready = poll(fds.data(), fds.size(), accept_paused_ ? kAcceptRetryMs : -1);
+    if (ready < 0 && errno != EINTR) break;
     if (fds[0].revents != 0) break;
     // Read existing sockets before accepting, so indexes into fds still match sockets_.
     for (size_t i = sockets_.size(); i-- > 0;) {
@@ -128,12 +132,13 @@ void SessionServer::ReadLoop() {
       sockets_.erase(sockets_.begin() + static_cast<std::ptrdiff_t>(i));
       accept_paused_ = false;
     }
-    if (fds[1].revents != 0) AcceptPending();
+    if (fds[1].revents != 0 || (accept_paused_ && ready == 0)) AcceptPending();
   }
   reader_done_.store(true, std::memory_order_release);
 }
 
 void SessionServer::AcceptPending() {
+  accept_paused_ = false;
   while (true) {
     const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) {

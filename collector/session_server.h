@@ -114,7 +114,7 @@ class SessionServer {
   std::vector<char> read_buffer_;  // the next read's, until it is queued
   uint64_t streams_accepted_ = 0;
   // Out of descriptors: the listening socket stays readable, so it leaves the poll set (instead
-  // of waking it forever) until a connection closes and frees one.
+  // of waking it forever) until a connection closes and frees one, or a retry succeeds.
   bool accept_paused_ = false;
   std::atomic<bool> descriptors_exhausted_{false};
   std::mutex mutex_;
