@@ -90,6 +90,9 @@ Status RunDiff(const DiffOptions& options, DiffOutcome* outcome) {
   stats::TimeUnit unit;
   if (Status status = CheckOptions(options, &unit); !status.ok()) return status;
   if (options.output != "-") {
+    std::vector<std::string> inputs = options.base_reports;
+    inputs.insert(inputs.end(), options.new_reports.begin(), options.new_reports.end());
+    if (Status status = stats::CheckNotAnInput(options.output, inputs); !status.ok()) return status;
     if (Status status = stats::CheckOutputFile(options.output, options.force_overwrite);
         !status.ok()) {
       return status;

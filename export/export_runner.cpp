@@ -30,14 +30,6 @@ std::string OutputPath(const std::string& report_path, const ExportOptions& opti
   return options.gzip ? path + ".gz" : path;
 }
 
-Status CheckNotTheReport(const std::string& report_path, const std::string& output) {
-  std::error_code error;
-  if (fs::equivalent(report_path, output, error)) {
-    return Status::Error("the output " + output + " is the report itself (choose another with -o)");
-  }
-  return Status::Ok();
-}
-
 // The "sqlite" type: the report already is one, so it is copied as it is.
 Status CopyReport(const std::string& report_path, OutputStream* out) {
   std::ifstream report(report_path, std::ios::binary);
@@ -70,7 +62,7 @@ Status RunExport(const std::string& report_path, const ExportOptions& options,
   storage::Database db;
   if (Status status = stats::OpenReportDatabase(report_path, &db); !status.ok()) return status;
   const std::string output = OutputPath(report_path, options, *type);
-  if (Status status = CheckNotTheReport(report_path, output); !status.ok()) return status;
+  if (Status status = stats::CheckNotAnInput(output, {report_path}); !status.ok()) return status;
   if (Status status = stats::CheckOutputFile(output, options.force_overwrite); !status.ok()) {
     return status;
   }

@@ -1,5 +1,5 @@
-// JSON text pieces shared by the chrome and jsonl writers: strings from arbitrary bytes and
-// nanosecond times as exact decimal microseconds.
+// JSON text pieces shared by the chrome and jsonl writers: strings from arbitrary bytes
+// (stats/json_string.h) and nanosecond times as exact decimal microseconds.
 #pragma once
 
 #include <cstdint>
@@ -8,13 +8,11 @@
 #include <vector>
 
 #include "export/timeline.h"
+#include "stats/json_string.h"
 
 namespace prof::exporter {
 
-// Appends `text` as a quoted JSON string. Report text is bytes, not necessarily UTF-8: valid UTF-8
-// passes through, each byte of an invalid sequence becomes U+FFFD, so the output is always valid
-// JSON. Quotes, backslashes and control characters are escaped.
-void AppendJsonString(std::string_view text, std::string* out);
+using stats::AppendJsonString;
 
 // Appends `ns` nanoseconds as microseconds with exactly three decimals (1234567 -> 1234.567): no
 // rounding through a double, so every nanosecond survives.

@@ -29,12 +29,9 @@ std::string ReportPath(const std::string& output) {
 }
 
 Status CheckOutput(const std::string& path, const std::vector<MergeInput>& inputs, bool force) {
-  std::error_code error;
-  for (const MergeInput& input : inputs) {
-    if (std::filesystem::equivalent(path, input.path, error)) {
-      return Status::Error("the output " + path + " is one of the reports to merge");
-    }
-  }
+  std::vector<std::string> input_paths;
+  for (const MergeInput& input : inputs) input_paths.push_back(input.path);
+  if (Status status = stats::CheckNotAnInput(path, input_paths); !status.ok()) return status;
   return stats::CheckOutputFile(path, force);
 }
 

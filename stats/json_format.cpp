@@ -1,29 +1,19 @@
 // json output (format_renderers.h).
-#include <fmt/format.h>
-
 #include <cmath>
 #include <string>
 
 #include "stats/cell_text.h"
 #include "stats/format_renderers.h"
+#include "stats/json_string.h"
 
 namespace prof::stats {
 namespace {
 
-// Quotes and backslashes escaped, control characters as \u00XX.
+// Valid JSON whatever the report's bytes are (stats/json_string.h).
 std::string JsonString(const std::string& text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      out += fmt::format("\\u{:04x}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + '"';
+  std::string out;
+  AppendJsonString(text, &out);
+  return out;
 }
 
 std::string JsonValue(const Cell& cell) {

@@ -37,6 +37,16 @@ Status CheckOutputFile(const std::string& path, bool force_overwrite) {
   return Status::Ok();
 }
 
+Status CheckNotAnInput(const std::string& path, const std::vector<std::string>& inputs) {
+  for (const std::string& input : inputs) {
+    std::error_code error;
+    if (std::filesystem::equivalent(path, input, error)) {
+      return Status::Error("the output " + path + " is one of the reports read (choose another with -o)");
+    }
+  }
+  return Status::Ok();
+}
+
 Status WriteOutputFile(const std::string& path, const std::string& text) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (file) file << text;

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 
@@ -16,6 +17,10 @@ std::string OutputPath(const std::string& prefix, std::string_view report,
 // Fails when `path` exists (unless `force_overwrite`), is a directory, or its directory is missing
 // or not writable.
 Status CheckOutputFile(const std::string& path, bool force_overwrite);
+
+// Fails when `path` is one of the `inputs` (the same file under any name): --force-overwrite must
+// never replace a report being read.
+Status CheckNotAnInput(const std::string& path, const std::vector<std::string>& inputs);
 
 // Writes `text` to `path`, replacing any file there.
 Status WriteOutputFile(const std::string& path, const std::string& text);

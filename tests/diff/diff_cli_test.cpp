@@ -196,6 +196,11 @@ TEST_CASE("prof diff -o writes a file and refuses to replace one", "[diff][cli]"
              dir + "/diff.csv already exists (use --force-overwrite to replace it)");
   CHECK(Diff({"--force-overwrite", "-o", dir + "/diff.csv", base, base}).exit_code ==
         kNoRegression);
+  // Not even --force-overwrite replaces a report being compared.
+  const std::string other = MakeHostOnly("output_other", 100);
+  CheckFails(Diff({"--force-overwrite", "-o", other, base, other}),
+             "the output " + other + " is one of the reports read (choose another with -o)");
+  CHECK(Diff({base, other}).exit_code == kNoRegression);  // still a report
 }
 
 TEST_CASE("prof diff fails with exit code 2 and one line on bad input", "[diff][cli]") {

@@ -127,7 +127,7 @@ TEST_CASE("merge refuses bad inputs with one line and writes nothing", "[merge]"
   CHECK(MergeError({no_start, rank1}, output) ==
         no_start + " has no session start time (TARGET_INFO_SESSION_START_TIME.utcEpochNs)");
   CHECK(MergeError({rank0, rank1}, rank1, true) ==
-        "the output " + rank1 + " is one of the reports to merge");
+        "the output " + rank1 + " is one of the reports read (choose another with -o)");
 }
 
 TEST_CASE("merge replaces an existing output only with force_overwrite", "[merge]") {

@@ -66,8 +66,17 @@ TEST_CASE("json writes an array of row objects", "[stats][format]") {
 TEST_CASE("json escapes quotes - backslashes and control characters", "[stats][format]") {
   ResultTable table;
   table.columns = {"a\"b"};
-  table.rows.push_back({std::string("x\ny\\z\t")});
-  CHECK(RenderJson(table) == "[\n  {\"a\\\"b\": \"x\\u000ay\\\\z\\u0009\"}\n]\n");
+  table.rows.push_back({std::string("x\ny\\z\t\x01")});
+  CHECK(RenderJson(table) == "[\n  {\"a\\\"b\": \"x\\ny\\\\z\\t\\u0001\"}\n]\n");
+}
+
+TEST_CASE("json stays valid when a report's text is not UTF-8", "[stats][format]") {
+  // Names are the report's bytes: valid UTF-8 passes, each invalid byte becomes U+FFFD.
+  ResultTable table;
+  table.columns = {"Name"};
+  table.rows.push_back({std::string("caf\xc3\xa9 \xc3 \xff")});
+  CHECK(RenderJson(table) ==
+        "[\n  {\"Name\": \"caf\xc3\xa9 \xef\xbf\xbd \xef\xbf\xbd\"}\n]\n");
 }
 
 TEST_CASE("column aligns like nsys: centered headers - dashes - numbers right", "[stats][format]") {
