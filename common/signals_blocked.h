@@ -8,15 +8,18 @@
 
 namespace prof {
 
+// Blocks every asynchronous signal on the calling thread; `previous` (if not null) gets the old mask.
+inline void BlockAsynchronousSignals(sigset_t* previous) {
+  sigset_t all;
+  sigfillset(&all);
+  // A fault is the thread's own: it must still reach a sanitizer's or the default handler.
+  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, fault);
+  pthread_sigmask(SIG_SETMASK, &all, previous);
+}
+
 class ScopedSignalsBlocked {
  public:
-  ScopedSignalsBlocked() {
-    sigset_t all;
-    sigfillset(&all);
-    // A fault is the thread's own: it must still reach a sanitizer's or the default handler.
-    for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, fault);
-    pthread_sigmask(SIG_SETMASK, &all, &previous_);
-  }
+  ScopedSignalsBlocked() { BlockAsynchronousSignals(&previous_); }
   ~ScopedSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
   ScopedSignalsBlocked(const ScopedSignalsBlocked&) = delete;
   ScopedSignalsBlocked& operator=(const ScopedSignalsBlocked&) = delete;

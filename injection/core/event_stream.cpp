@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/signals_blocked.h"
 #include "injection/core/capture_gate.h"
 #include "injection/core/stream_connection.h"
 #include "injection/core/thread_buffer.h"
@@ -120,14 +121,6 @@ void DrainAllLocked() {
   }
 }
 
-void BlockAllSignalsOfThisThread() {
-  sigset_t all;
-  sigfillset(&all);
-  // A fault is the thread's own: it must still reach a sanitizer's or the default handler.
-  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, fault);
-  pthread_sigmask(SIG_BLOCK, &all, nullptr);
-}
-
 void* FlusherMain(void*) {
   ++t_internal_depth;  // this thread's own calls are never traced
   syscall(SYS_prctl, PR_SET_NAME, "prof-flusher", 0, 0, 0);
@@ -135,7 +128,7 @@ void* FlusherMain(void*) {
   // sigwait() or a signalfd must not have them delivered to (and kill it from) prof's thread.
   // Blocked here rather than around pthread_create: that way, in a fork child under GCC 12's
   // ASan, the child's flusher hung (or its records were lost) 3 times in 16 instead of 1.
-  BlockAllSignalsOfThisThread();
+  BlockAsynchronousSignals(nullptr);
   while (!g_stop_requested.load(std::memory_order_acquire)) {
     pollfd wake{g_wake_fd, POLLIN, 0};
     if (syscall(SYS_poll, &wake, 1, kFlushIntervalMs) > 0) {
