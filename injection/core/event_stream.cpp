@@ -13,10 +13,9 @@
 
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -46,7 +45,10 @@ constexpr size_t kSendBatchBytes = 256 * 1024;
 protocol::InjectionSettings g_settings;
 std::atomic<bool> g_enabled{false};
 StreamConnection g_connection;
-int g_wake_fd = -1;  // eventfd the producers poke when their ring fills up
+// Bumped by producers whose ring fills up, and waited on by the flusher as a futex: a descriptor
+// (an eventfd) could be closed by the program and its number given to one of the program's files,
+// which the flusher would then read from and the producers write to.
+std::atomic<uint32_t> g_wake_count{0};
 pthread_t g_flusher;
 std::atomic<bool> g_flusher_running{false};
 // The process whose stream this is: a child made without fork handlers (clone, _Fork) has no
@@ -79,8 +81,15 @@ size_t ReadProcessName(char* out, size_t capacity) {
 }
 
 void WakeFlusher() {
-  const uint64_t one = 1;
-  if (g_wake_fd >= 0) syscall(SYS_write, g_wake_fd, &one, sizeof(one));
+  g_wake_count.fetch_add(1, std::memory_order_release);
+  syscall(SYS_futex, &g_wake_count, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+
+// Sleeps until WakeFlusher() runs or kFlushIntervalMs pass; returns at once when it ran since
+// `seen` was read.
+void WaitForWake(uint32_t seen) {
+  const timespec interval{0, kFlushIntervalMs * 1'000'000L};
+  syscall(SYS_futex, &g_wake_count, FUTEX_WAIT_PRIVATE, seen, &interval, nullptr, 0);
 }
 
 // Appends the count of records dropped in `buffer` since the last report to the batch.
@@ -129,12 +138,11 @@ void* FlusherMain(void*) {
   // Blocked here rather than around pthread_create: that way, in a fork child under GCC 12's
   // ASan, the child's flusher hung (or its records were lost) 3 times in 16 instead of 1.
   BlockAsynchronousSignals(nullptr);
+  uint32_t seen = g_wake_count.load(std::memory_order_acquire);
   while (!g_stop_requested.load(std::memory_order_acquire)) {
-    pollfd wake{g_wake_fd, POLLIN, 0};
-    if (syscall(SYS_poll, &wake, 1, kFlushIntervalMs) > 0) {
-      uint64_t count;
-      syscall(SYS_read, g_wake_fd, &count, sizeof(count));
-    }
+    WaitForWake(seen);
+    // Read before draining: a wake-up that comes while the rings are drained ends the next wait.
+    seen = g_wake_count.load(std::memory_order_acquire);
     pthread_mutex_lock(&g_drain_mutex);
     if (g_connection.connected()) DrainAllLocked();
     pthread_mutex_unlock(&g_drain_mutex);
@@ -189,8 +197,6 @@ void SendHello() {
 void StartStream() {
   if (!g_connection.Connect(g_settings.socket_path)) return;
   SendHello();
-  const int wake_fd = static_cast<int>(syscall(SYS_eventfd2, 0, EFD_CLOEXEC | EFD_NONBLOCK));
-  g_wake_fd = wake_fd < 0 ? wake_fd : MoveDescriptorHigh(wake_fd);
   g_stop_requested.store(false);
   g_stream_pid = getpid();
   g_enabled.store(g_connection.connected(), std::memory_order_release);
@@ -217,8 +223,6 @@ void AfterForkInChild() {
   g_enabled.store(false);
   g_flusher_running.store(false);
   g_connection.Abandon();
-  if (g_wake_fd >= 0) syscall(SYS_close, g_wake_fd);
-  g_wake_fd = -1;
   t_tid = 0;
   // Every buffer is the parent's; the child's thread takes a fresh one at its next event, which
   // also names the thread in the child's stream.

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/un.h>
@@ -11,13 +12,20 @@
 #include <cstring>
 
 namespace prof::injection {
+namespace {
 
+constexpr int kHighDescriptor = 900;
+
+// Moves `fd` to a number at or above kHighDescriptor (close-on-exec), out of the way of programs
+// that dup2() onto low numbers; returns `fd` unchanged when no such number is free.
 int MoveDescriptorHigh(int fd) {
   const long moved = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, kHighDescriptor);
   if (moved < 0) return fd;
   syscall(SYS_close, fd);
   return static_cast<int>(moved);
 }
+
+}  // namespace
 
 bool StreamConnection::Connect(const char* socket_path) {
   const int raw_fd = static_cast<int>(syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
@@ -33,11 +41,29 @@ bool StreamConnection::Connect(const char* socket_path) {
   // A bounded send keeps a stalled launcher from hanging the program's exit.
   const timeval timeout{kSendTimeoutMs / 1000, (kSendTimeoutMs % 1000) * 1000};
   syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
+  struct stat identity {};
+  if (syscall(SYS_fstat, fd, &identity) != 0) {
+    syscall(SYS_close, fd);
+    return false;
+  }
   fd_ = fd;
+  device_ = identity.st_dev;
+  inode_ = identity.st_ino;
   return true;
 }
 
+bool StreamConnection::StillOurs() {
+  if (fd_ < 0) return false;
+  struct stat identity {};
+  if (syscall(SYS_fstat, fd_, &identity) != 0 || identity.st_dev != device_ ||
+      identity.st_ino != inode_) {
+    fd_ = -1;
+  }
+  return fd_ >= 0;
+}
+
 bool StreamConnection::SendAll(const char* data, size_t size) {
+  if (!StillOurs()) return false;  // one check per call: each call sends a whole batch
   while (size > 0 && fd_ >= 0) {
     const long sent = syscall(SYS_sendto, fd_, data, size, MSG_NOSIGNAL, nullptr, 0);
     if (sent > 0) {
@@ -46,9 +72,7 @@ bool StreamConnection::SendAll(const char* data, size_t size) {
     } else if (sent < 0 && errno == EINTR) {
       continue;
     } else if (sent < 0 && (errno == EBADF || errno == ENOTSOCK)) {
-      // The program closed prof's descriptor (closefrom, close_range, daemons), and the number may
-      // be one of its own files by now: forget it, never close it.
-      fd_ = -1;
+      fd_ = -1;  // closed by the program between the check and the send: forget it
     } else {
       Abandon();
     }
@@ -57,12 +81,12 @@ bool StreamConnection::SendAll(const char* data, size_t size) {
 }
 
 void StreamConnection::Abandon() {
-  if (fd_ >= 0) syscall(SYS_close, fd_);
+  if (StillOurs()) syscall(SYS_close, fd_);
   fd_ = -1;
 }
 
 void StreamConnection::Close() {
-  if (fd_ < 0) return;
+  if (!StillOurs()) return;
   syscall(SYS_shutdown, fd_, SHUT_WR);
   Abandon();
 }

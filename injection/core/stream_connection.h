@@ -2,14 +2,11 @@
 // may be interposed by the OS-runtime tracer, and these calls must never be traced or re-entered.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 
 namespace prof::injection {
-
-// Moves `fd` to a number at or above kHighDescriptor (close-on-exec), out of the way of programs
-// that dup2() onto low numbers; returns `fd` unchanged when no such number is free.
-int MoveDescriptorHigh(int fd);
-inline constexpr int kHighDescriptor = 900;
 
 class StreamConnection {
  public:
@@ -27,7 +24,14 @@ class StreamConnection {
   static constexpr int kSendTimeoutMs = 2000;
 
  private:
+  // False, and the descriptor forgotten (never closed), once its number no longer refers to the
+  // socket Connect() made: the program closed it (closefrom, close_range, daemons) and the number
+  // may be one of its own files or sockets by now.
+  bool StillOurs();
+
   int fd_ = -1;
+  dev_t device_ = 0;
+  ino_t inode_ = 0;
 };
 
 }  // namespace prof::injection

@@ -9,6 +9,10 @@
  *   behaviour_program closefds   closes every descriptor from 3 up (to 1023 or its limit), as
  *                                daemons do, puts a pipe on all those numbers, sleeps 100 ms and
  *                                prints how many of them were closed meanwhile ("closed=0")
+ *   behaviour_program reusesockets  closes every descriptor from 3 up, puts one end of a socket
+ *                                pair holding one unread byte on all those numbers, makes traced
+ *                                calls for 100 ms, and prints how many bytes arrived at the other
+ *                                end and how many of its own are still there ("sent=0 kept=1")
  *   behaviour_program rawfork    makes a child with _Fork() (no fork handlers run, as with clone()
  *                                in sandboxes) that calls exit(); prints "child=0" once it exited */
 #define _GNU_SOURCE  // _Fork
@@ -17,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,6 +67,22 @@ int main(int argc, char** argv) {
     int closed = 0;
     for (int fd = 3; fd < end; ++fd) closed += fcntl(fd, F_GETFD) == -1;
     printf("closed=%d\n", closed);
+    return 0;
+  }
+  if (argc >= 2 && strcmp(argv[1], "reusesockets") == 0) {
+    const long limit = sysconf(_SC_OPEN_MAX);
+    const int end = limit > 0 && limit < 1024 ? (int)limit : 1024;
+    for (int fd = 3; fd < end; ++fd) close(fd);
+    int ends[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, ends) != 0 || write(ends[1], "x", 1) != 1) return 1;
+    for (int fd = 3; fd < end; ++fd) {
+      if (fd != ends[0] && fd != ends[1] && dup2(ends[0], fd) != fd) return 1;
+    }
+    for (int i = 0; i < 100; ++i) usleep(1000);  // traced with -t osrt: records to send
+    char buffer[4096];
+    const ssize_t sent = recv(ends[1], buffer, sizeof(buffer), MSG_DONTWAIT);
+    const ssize_t kept = recv(ends[0], buffer, sizeof(buffer), MSG_DONTWAIT);
+    printf("sent=%zd kept=%zd\n", sent < 0 ? 0 : sent, kept < 0 ? 0 : kept);
     return 0;
   }
   if (argc >= 2 && strcmp(argv[1], "rawfork") == 0) {

@@ -131,6 +131,17 @@ TEST_CASE("a program that closes every descriptor and reuses the numbers keeps i
   CHECK(result.out == "closed=0\n");  // prof closed none of the program's descriptors
 }
 
+TEST_CASE("a program that puts its own socket on prof's descriptor numbers gets no bytes of prof's") {
+  const std::string report = MakeTempDir("reusesockets") + "/r.sqlite";
+  const CommandResult result = Profile(report, {"reusesockets"}, {"-t", "osrt"});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  // prof sent no records into the program's socket, and read none of the program's bytes.
+  CHECK(result.out == "sent=0 kept=1\n");
+  // The report is still written, with the program in it.
+  CHECK(QueryRows(report, "SELECT COUNT(*) FROM PROCESSES") == std::vector<std::vector<std::string>>{{"1"}});
+}
+
 TEST_CASE("stdin - stdout - stderr and arguments pass through untouched") {
   const std::string dir = MakeTempDir("passthrough");
   CommandResult echo = Profile(dir + "/echo", {"echo"}, {"-q"}, "line one\nline two\n");
