@@ -47,9 +47,11 @@ std::string SqlExcerpt(std::string_view sql) {
   return excerpt;
 }
 
-// A read-only file URI with immutable=1: SQLite then takes no locks and creates no -wal, -shm or
-// -journal file beside the report, whatever its header says, so reading never writes anything.
-std::string ImmutableFileUri(const std::string& path) {
+// A read-only file URI. Immutable (no locks; no -wal, -shm or -journal file created beside the
+// report, whatever its header says, so reading writes nothing) unless a non-empty write-ahead log
+// lies beside the file: it holds committed changes the file does not have yet (a WAL-mode writer
+// still open or killed), which only a normal read-only open reads.
+std::string ReadOnlyFileUri(const std::string& path) {
   std::string uri = "file:";
   for (unsigned char c : path) {
     if (std::isalnum(c) || std::strchr("/-._~", c) != nullptr) {
@@ -60,7 +62,9 @@ std::string ImmutableFileUri(const std::string& path) {
       uri += escaped;
     }
   }
-  return uri + "?mode=ro&immutable=1";
+  std::error_code error;
+  const bool has_log = std::filesystem::file_size(path + "-wal", error) > 0 && !error;
+  return uri + (has_log ? "?mode=ro" : "?mode=ro&immutable=1");
 }
 
 }  // namespace
@@ -112,7 +116,7 @@ Status Database::Open(const std::string& path, const std::string& filename, int 
 Status Database::OpenReadOnly(const std::string& path, Database* out) {
   if (Status status = CheckReadableDatabaseFile(path); !status.ok()) return status;
   Database db;
-  if (Status status = Open(path, ImmutableFileUri(path),
+  if (Status status = Open(path, ReadOnlyFileUri(path),
                            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, &db);
       !status.ok()) {
     return status;

@@ -36,9 +36,9 @@ class Database {
   Database& operator=(const Database&) = delete;
 
   // Opens an existing SQLite file without write access (a prof report or an nsys export). Fails
-  // with
-  // "... not found" when the file is missing and "... is not an SQLite database" when its header is
-  // not SQLite's (an empty file included).
+  // with "... not found" when the file is missing and "... is not an SQLite database" when its
+  // header is not SQLite's (an empty file included). Reads the changes a write-ahead log beside the
+  // file (`<path>-wal`) still holds, as another connection would see them.
   static Status OpenReadOnly(const std::string& path, Database* out);
   // Opens `path` for reading and writing, creating an empty database when it does not exist.
   // ":memory:" opens a private in-memory database.

@@ -2,6 +2,7 @@
 #include "storage/sqlite_database.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 
 #include "tests/storage/storage_test_util.h"
@@ -60,6 +61,25 @@ TEST_CASE("OpenReadOnly reads an existing database and refuses writes", "[storag
   const Status write = db.Exec("INSERT INTO t VALUES (8)");
   REQUIRE_FALSE(write.ok());
   CHECK_THAT(write.message(), Catch::Contains("readonly"));
+}
+
+TEST_CASE("OpenReadOnly reads what a write-ahead log beside the file still holds",
+          "[storage][sqlite]") {
+  const std::string path = prof::test::MakeTempDir("storage-wal") + "/db.sqlite";
+  Database writer;  // stays open: its changes stay in db.sqlite-wal, not in db.sqlite
+  RequireOk(Database::OpenReadWrite(path, &writer));
+  RequireOk(writer.Exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
+                        "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (7), (8)"));
+  REQUIRE(std::filesystem::file_size(path + "-wal") > 0);
+
+  Database reader;
+  RequireOk(Database::OpenReadOnly(path, &reader));
+  Statement count;
+  RequireOk(reader.Prepare("SELECT SUM(a) FROM t", &count));
+  bool has_row = false;
+  RequireOk(count.Step(&has_row));
+  REQUIRE(has_row);
+  CHECK(count.ColumnInt64(0) == 15);
 }
 
 TEST_CASE("Statement binds and reads every value kind", "[storage][sqlite]") {
