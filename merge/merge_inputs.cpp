@@ -50,6 +50,12 @@ Status ReadSessionStart(storage::Database* db, MergeInput* input) {
   if (Status status = statement.Step(&has_row); !status.ok()) return status;
   const std::optional<int64_t> start = statement.ColumnOptionalInt64(0);
   if (!start) return missing;
+  // Before 1970 is no capture's time, and keeping starts non-negative keeps the offsets between
+  // inputs (differences of starts) inside int64.
+  if (*start < 0) {
+    return Status::Error(input->path + " has an invalid session start time (utcEpochNs " +
+                         std::to_string(*start) + ")");
+  }
   input->session_start_ns = *start;
   return Status::Ok();
 }

@@ -126,6 +126,11 @@ TEST_CASE("merge refuses bad inputs with one line and writes nothing", "[merge]"
       RankZeroReportWith("bad_start", "DELETE FROM TARGET_INFO_SESSION_START_TIME;");
   CHECK(MergeError({no_start, rank1}, output) ==
         no_start + " has no session start time (TARGET_INFO_SESSION_START_TIME.utcEpochNs)");
+  const std::string before_1970 = RankZeroReportWith(
+      "bad_start_negative",
+      "UPDATE TARGET_INFO_SESSION_START_TIME SET utcEpochNs = -9223372036854775807;");
+  CHECK(MergeError({rank1, before_1970}, output) ==
+        before_1970 + " has an invalid session start time (utcEpochNs -9223372036854775807)");
   CHECK(MergeError({rank0, rank1}, rank1, true) ==
         "the output " + rank1 + " is one of the reports read (choose another with -o)");
 }
