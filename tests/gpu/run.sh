@@ -298,12 +298,15 @@ fi
 
 if [[ " $sections " == *" bench "* ]]; then
   echo "== CUDA overhead (bench/cuda_overhead: 20,000 tiny kernels, NVTX range each)"
-  MODES="plain prof prof_cuda prof_nvtx prof_pystack nsys" DEVICE_LIBS=$PWD/.device-libs bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" 5 | tee "$work/cuda_overhead.txt"
-  info "cuda overhead" "$(tail -1 "$work/cuda_overhead.txt")"
+  # 8 rounds of the three modes the budget compares fit one device call with the sections below;
+  # LAUNCH_MODES adds the breakdown (prof_cuda prof_nvtx prof_pystack).
+  MODES=${LAUNCH_MODES:-plain prof nsys} DEVICE_LIBS=$PWD/.device-libs \
+    bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" "${LAUNCH_ROUNDS:-8}" | tee "$work/cuda_overhead.txt"
+  info "cuda overhead" "$(tail -2 "$work/cuda_overhead.txt" | tr '\n' ';')"
   echo "== CUDA overhead on the training loop (bench/workloads/train_loop.py, ms per step)"
   WORKLOAD=train_loop MODES="plain prof nsys" DEVICE_LIBS=$PWD/.device-libs \
     bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" 4 | tee "$work/train_overhead.txt"
-  info "training loop overhead" "$(tail -1 "$work/train_overhead.txt")"
+  info "training loop overhead" "$(tail -2 "$work/train_overhead.txt" | tr '\n' ';')"
   echo "== NVTX floods: back-to-back pairs kept, 10 M paced ranges' report ready (bench/run.py)"
   python3 bench/run.py --only nvtx_cpu,nvtx_events --nsys none --runs 2 --prof "$prof" \
     --json "$work/nvtx-bench.json" 2>&1 | grep -vE "^\s+round" | tee "$work/nvtx_bench.txt"
