@@ -9,7 +9,8 @@
 # ratio = (prof - plain) / (nsys - plain): below 1 means prof adds less than nsys; the same ratio of
 # the modes' fastest rounds follows.
 # Modes: plain (no profiler), prof (-t cuda,nvtx), prof_cuda (-t cuda), prof_nvtx (-t nvtx),
-# prof_pystack (-t cuda,nvtx --python-backtrace=cuda), nsys (--trace=cuda,nvtx --sample=none --cpuctxsw=none). ITERATIONS (default 20000) sets the loop.
+# prof_pystack (-t cuda,nvtx --python-backtrace=cuda), prof_alt (another build's prof, ALT_PROF, -t
+# cuda,nvtx: A/B comparisons), nsys (--trace=cuda,nvtx --sample=none --cpuctxsw=none). ITERATIONS (default 20000) sets the loop.
 # nsys's importer needs LD_LIBRARY_PATH=$PWD/.device-libs (docs/testing-gpu.md); it is set for the
 # nsys runs only (override with DEVICE_LIBS).
 # Usage: compare.sh <prof> <nsys> [runs]
@@ -44,6 +45,8 @@ run_mode() {  # run_mode <mode> <run>: the loop's output on stdout
     prof_nvtx) "$prof" profile -t nvtx -q -f true -o "$work/prof-$2" python3 "$loop_py" "${loop_args[@]}" ;;
     prof_pystack) "$prof" profile -t cuda,nvtx --python-backtrace=cuda -q -f true -o "$work/prof-$2" \
                     python3 "$loop_py" "${loop_args[@]}" ;;
+    prof_alt) "${ALT_PROF:?prof_alt needs ALT_PROF}" profile -t cuda,nvtx -q -f true -o "$work/alt-$2" \
+                python3 "$loop_py" "${loop_args[@]}" ;;
     nsys) LD_LIBRARY_PATH=$device_libs "$nsys" profile --trace=cuda,nvtx --sample=none --cpuctxsw=none \
             -f true -o "$work/nsys-$2" python3 "$loop_py" "${loop_args[@]}" ;;
   esac
