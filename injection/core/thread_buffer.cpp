@@ -38,9 +38,20 @@ bool ThreadBuffer::TryAppend(const void* first, size_t first_size, const void* s
     // move to the next multiple of the capacity; the drainer stores `tail` only after draining
     // something, which it cannot while the ring is empty, and it reads `head` first, so it sees
     // either the old positions or the new ones.
-    head = tail = (head | (kCapacity - 1)) + 1;
+    head = tail = NextLapStart(head);
     tail_.store(tail, std::memory_order_relaxed);
     head_.store(head, std::memory_order_release);
+  } else if ((head & (kCapacity - 1)) >= kReuseBytes && head / kCapacity == tail / kCapacity &&
+             head - tail <= kReuseBytes / 4) {
+    // Not empty, but the drainer keeps up: the backlog is small and lies in this lap, at least
+    // 3/4 of kReuseBytes from the ring's start. Mark the rest of the lap as a gap and go on at the
+    // start, which then has room for three times the backlog while the drainer catches up. (A
+    // thread that outruns the drainer, a burst, has a larger backlog and goes on through the
+    // whole ring instead, which is what the ring's size is for.) A zero size is never a record's;
+    // the marker is published with the record below, so the drainer sees both or neither. The
+    // offset is a multiple of 8 and not 0, so the marker's kind and size lie before the ring's end.
+    std::memset(data_ + (head & (kCapacity - 1)), 0, 4);
+    head = NextLapStart(head);
   }
   if (kCapacity - (head - tail) < total) return false;
   // The ring is copied piecewise so that a record may wrap around its end.
@@ -70,16 +81,20 @@ size_t ThreadBuffer::Drain(char* out, size_t capacity) {
   // So a `head` that shows records comes with the `tail` they follow, and an empty ring reads as
   // tail >= head, whether or not a rewind came in between.
   const uint64_t head = head_.load(std::memory_order_acquire);
-  const uint64_t tail = tail_.load(std::memory_order_acquire);
+  uint64_t tail = tail_.load(std::memory_order_acquire);
   if (tail >= head) return 0;  // no store: the owner may be rewinding
+  if (RecordSizeAt(tail) == 0) {
+    // A gap marker: the owner went on at the next lap's start. Not empty before (the marker is
+    // there) nor after (the owner publishes a record with the marker), so the owner, which moves
+    // `tail` only in an empty ring, is not moving it now.
+    tail = NextLapStart(tail);
+    tail_.store(tail, std::memory_order_release);
+  }
   uint64_t end = tail;
-  // Stop at the last whole record that fits; record sizes sit at byte 2 of each header.
+  // Stop at the last whole record that fits, or at a gap marker (the next call skips it).
   while (end < head) {
-    const size_t size_offset = (end + 2) & (kCapacity - 1);
-    uint16_t size;
-    std::memcpy(&size, data_ + size_offset, 1);
-    std::memcpy(reinterpret_cast<char*>(&size) + 1, data_ + ((size_offset + 1) & (kCapacity - 1)), 1);
-    if (end + size - tail > capacity) break;
+    const uint16_t size = RecordSizeAt(end);
+    if (size == 0 || end + size - tail > capacity) break;
     end += size;
   }
   const size_t count = end - tail;
@@ -93,6 +108,15 @@ size_t ThreadBuffer::Drain(char* out, size_t capacity) {
   }
   tail_.store(end, std::memory_order_release);
   return count;
+}
+
+uint16_t ThreadBuffer::RecordSizeAt(uint64_t position) const {
+  // Record sizes sit at byte 2 of each header; a record may wrap between those two bytes.
+  const size_t size_offset = (position + 2) & (kCapacity - 1);
+  uint16_t size;
+  std::memcpy(&size, data_ + size_offset, 1);
+  std::memcpy(reinterpret_cast<char*>(&size) + 1, data_ + ((size_offset + 1) & (kCapacity - 1)), 1);
+  return size;
 }
 
 size_t ThreadBuffer::UsedBytes() const {

@@ -4,10 +4,17 @@
 // owning thread appends whole records and then publishes `head`; the drainer (the stream's flusher
 // thread, or the exit path, serialised by the stream) copies bytes out of [tail, head) and
 // publishes `tail`. Since `head` only moves past complete records, every drained span holds whole
-// records. When the owner finds its ring empty it moves both positions to the ring's start, so a
-// thread reuses the pages it has touched: the ring's memory stays what its largest backlog needed,
-// not the whole ring. Buffers live in anonymous private memory, so a fork child gets its own
-// copies.
+// records.
+//
+// A thread reuses the pages it has touched, so that the ring's memory stays what its largest
+// backlog needed and writing costs no page faults once that memory is resident:
+// - when the owner finds its ring empty it moves both positions to the ring's start;
+// - a thread that emits steadily never finds it empty (the drainer takes longer to copy a batch
+//   than the thread takes to add a record), so once the owner is kReuseBytes into the ring with a
+//   backlog of at most a quarter of that, it writes a gap marker (a record header of size 0) and
+//   goes on at the start of the ring's next lap. The drainer skips from a marker to that start.
+//   A burst that outruns the drainer keeps going through the whole ring.
+// Buffers live in anonymous private memory, so a fork child gets its own copies.
 //
 // Buffers are never unmapped: when their thread exits they are retired, drained one last time and
 // then reused by a new thread, so memory stays bounded by the peak number of live threads.
@@ -27,6 +34,9 @@ class ThreadBuffer {
   // faster than any launcher drains (nvtx_cpu: 250,000 per thread in ~50 ms) is kept instead of
   // dropped. Only the pages a backlog needs become resident (see the rewind above).
   static constexpr size_t kCapacity = size_t{32} << 20;
+  // How far into the ring a steadily emitting thread goes before it starts again at the ring's
+  // start (see above): its resident ring is about this plus one flush interval's records.
+  static constexpr size_t kReuseBytes = size_t{1} << 20;
 
   // kFree -> kClaimed (a thread is taking it) -> kOwned -> kRetired (its thread exited; drained
   // once more) -> kFree. Drainers skip free and claimed buffers: both are empty.
@@ -41,6 +51,8 @@ class ThreadBuffer {
   // Moves whole published records into `out`, at most `capacity` bytes; returns the byte count.
   // `capacity` must be at least the largest record size (64 KiB).
   size_t Drain(char* out, size_t capacity);
+  // Bytes between the drainer and the owner, at most kCapacity; includes a gap the owner skipped
+  // until the drainer passes it.
   size_t UsedBytes() const;
   // Forgets all content (fork child, reuse).
   void Reset();
@@ -56,6 +68,10 @@ class ThreadBuffer {
   ThreadBuffer* next = nullptr;  // pool list, immutable once published
 
  private:
+  static constexpr uint64_t NextLapStart(uint64_t position) { return (position | (kCapacity - 1)) + 1; }
+  // The size field of the record (or gap marker) that starts at `position`.
+  uint16_t RecordSizeAt(uint64_t position) const;
+
   alignas(64) std::atomic<uint64_t> head_{0};  // written by the owner
   alignas(64) std::atomic<uint64_t> tail_{0};  // written by the drainer
   alignas(64) char data_[kCapacity];

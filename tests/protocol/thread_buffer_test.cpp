@@ -59,18 +59,71 @@ TEST_CASE("the ring refuses records once full and accepts them again after a dra
 TEST_CASE("records that wrap around the ring's end drain intact and in order", "[ring]") {
   auto buffer = std::make_unique<ThreadBuffer>();
   std::vector<char> out(ThreadBuffer::kCapacity);
-  // Advance the ring to 16 bytes before its end and drain all but the last record (an empty ring
-  // would start again at its beginning), so the next record wraps.
-  const size_t filler = (ThreadBuffer::kCapacity - 8) / 40;
+  // Fill the ring up to 32 bytes before its end and drain only the first record: the ring's start
+  // then has 40 free bytes, too few to go on there with a 64-byte record (the early wrap) but
+  // enough for the 32 bytes of it that wrap.
+  const size_t filler = (ThreadBuffer::kCapacity - 32) / 40;
+  static_assert((ThreadBuffer::kCapacity - 32) % 40 == 0);
   for (size_t i = 0; i < filler; ++i) REQUIRE(Append(buffer.get(), i));
-  REQUIRE(buffer->Drain(out.data(), (filler - 1) * 40) == (filler - 1) * 40);
-  const std::string text = "a name that wraps";
+  REQUIRE(buffer->Drain(out.data(), 40) == 40);
+  const std::string text = "a name that wraps around";  // 40 + 24 = 64 bytes
   REQUIRE(Append(buffer.get(), 1000, text));
-  REQUIRE(Append(buffer.get(), 1001));
+  CHECK_FALSE(Append(buffer.get(), 1001));  // 8 bytes left
   const size_t drained = buffer->Drain(out.data(), out.size());
-  CHECK(drained == 40 + AlignedRecordSize(40 + text.size()) + 40);
-  CHECK(Numbers(out.data(), drained) == std::vector<uint64_t>{filler - 1, 1000, 1001});
-  CHECK(std::string(out.data() + 80, text.size()) == text);
+  REQUIRE(drained == (filler - 1) * 40 + 64);
+  const std::vector<uint64_t> numbers = Numbers(out.data(), drained);
+  CHECK(numbers.size() == filler);
+  CHECK(numbers[filler - 2] == filler - 1);
+  CHECK(numbers.back() == 1000);
+  CHECK(std::string(out.data() + drained - 64 + 40, text.size()) == text);
+}
+
+TEST_CASE("a thread that emits steadily goes on at the ring's start past kReuseBytes", "[ring]") {
+  ThreadBuffer* buffer = ThreadBuffer::MapNew();
+  REQUIRE(buffer != nullptr);
+  std::vector<char> out(1 << 16);
+  // The ring is never empty: every drain leaves the newest record behind, as a flusher does that
+  // copies while the thread keeps emitting. 20 MiB of records in all.
+  uint64_t number = 0;
+  uint64_t expected = 0;
+  size_t mismatches = 0;
+  for (size_t round = 0; round < 20 * (size_t{1} << 20) / 4000; ++round) {
+    for (int i = 0; i < 100; ++i) REQUIRE(Append(buffer, number++));
+    const size_t drained = buffer->Drain(out.data(), round == 0 ? 3960 : 4000);
+    for (uint64_t got : Numbers(out.data(), drained)) mismatches += got != expected++;
+  }
+  // The last record, after the gap markers: nothing but records comes out, in order.
+  for (uint64_t got : Numbers(out.data(), buffer->Drain(out.data(), out.size()))) {
+    mismatches += got != expected++;
+  }
+  CHECK(mismatches == 0);
+  CHECK(expected == number);
+  CHECK(buffer->UsedBytes() == 0);
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> resident((sizeof(ThreadBuffer) + page - 1) / page);
+  REQUIRE(mincore(buffer, sizeof(ThreadBuffer), resident.data()) == 0);
+  size_t resident_pages = 0;
+  for (unsigned char flags : resident) resident_pages += flags & 1;
+  // kReuseBytes and one round's records past it, and the header's page; without the early wrap
+  // all 20 MiB (5,120 pages) would be resident.
+  CHECK(resident_pages <= (ThreadBuffer::kReuseBytes + 8192) / page + 2);
+  CHECK(resident_pages >= ThreadBuffer::kReuseBytes / page);
+}
+
+TEST_CASE("a burst that outruns the drainer keeps the whole ring", "[ring]") {
+  ThreadBuffer* buffer = ThreadBuffer::MapNew();
+  REQUIRE(buffer != nullptr);
+  // 2 MiB of records, of which the drainer has taken only the first 100 KB: a backlog of 1.9 MB,
+  // past kReuseBytes. Going on at the ring's start now would leave the burst 100 KB of room.
+  const size_t burst = (size_t{2} << 20) / 40;
+  uint64_t number = 0;
+  while (number < burst) REQUIRE(Append(buffer, number++));
+  std::vector<char> out(100000);
+  REQUIRE(buffer->Drain(out.data(), out.size()) == 100000);
+  while (Append(buffer, number)) ++number;
+  // Full only when the whole ring is: all of it but what is left of one record's size.
+  CHECK(buffer->UsedBytes() > ThreadBuffer::kCapacity - 40);
+  CHECK(number == (ThreadBuffer::kCapacity + 100000) / 40);
 }
 
 TEST_CASE("a drain bounded by capacity stops at a record boundary", "[ring]") {
