@@ -18,8 +18,8 @@ std::atomic<ThreadBuffer*> g_pool_head{nullptr};
 // Raw system calls: the mmap wrappers may be interposed by the OS-runtime tracer. No huge pages:
 // where transparent huge pages are "always", a ring's first record would make 2 MiB resident.
 void* MapAnonymous(size_t bytes) {
-  const long result = syscall(SYS_mmap, nullptr, bytes, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  const long result =
+      syscall(SYS_mmap, nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (result < 0 && result > -4096) return nullptr;
   syscall(SYS_madvise, result, bytes, MADV_NOHUGEPAGE);  // advice only: a failure changes nothing
   return reinterpret_cast<void*>(result);
@@ -152,7 +152,8 @@ ThreadBuffer* AcquireThreadBuffer(uint32_t tid) {
                                               std::memory_order_acquire)) {
       buffer->owner_tid = tid;
       buffer->owner_thread = pthread_self();
-      buffer->dropping = false;  // the previous owner's overflow episode is over: its ring was drained
+      buffer->dropping =
+          false;  // the previous owner's overflow episode is over: its ring was drained
       buffer->state.store(ThreadBuffer::State::kOwned, std::memory_order_release);
       return buffer;
     }

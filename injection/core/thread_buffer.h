@@ -68,7 +68,9 @@ class ThreadBuffer {
   ThreadBuffer* next = nullptr;  // pool list, immutable once published
 
  private:
-  static constexpr uint64_t NextLapStart(uint64_t position) { return (position | (kCapacity - 1)) + 1; }
+  static constexpr uint64_t NextLapStart(uint64_t position) {
+    return (position | (kCapacity - 1)) + 1;
+  }
   // The size field of the record (or gap marker) that starts at `position`.
   uint16_t RecordSizeAt(uint64_t position) const;
 

@@ -68,8 +68,9 @@ TEST_CASE("OpenReadOnly reads what a write-ahead log beside the file still holds
   const std::string path = prof::test::MakeTempDir("storage-wal") + "/db.sqlite";
   Database writer;  // stays open: its changes stay in db.sqlite-wal, not in db.sqlite
   RequireOk(Database::OpenReadWrite(path, &writer));
-  RequireOk(writer.Exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
-                        "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (7), (8)"));
+  RequireOk(
+      writer.Exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
+                  "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (7), (8)"));
   REQUIRE(std::filesystem::file_size(path + "-wal") > 0);
 
   Database reader;
