@@ -152,8 +152,8 @@ ThreadBuffer* AcquireThreadBuffer(uint32_t tid) {
                                               std::memory_order_acquire)) {
       buffer->owner_tid = tid;
       buffer->owner_thread = pthread_self();
-      buffer->dropping =
-          false;  // the previous owner's overflow episode is over: its ring was drained
+      // The previous owner's overflow episode is over: its ring was drained.
+      buffer->dropping = false;
       buffer->state.store(ThreadBuffer::State::kOwned, std::memory_order_release);
       return buffer;
     }
