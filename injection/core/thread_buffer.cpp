@@ -30,14 +30,16 @@ void* MapAnonymous(size_t bytes) {
 bool ThreadBuffer::TryAppend(const void* first, size_t first_size, const void* second,
                              size_t second_size) {
   const size_t total = protocol::AlignedRecordSize(first_size + second_size);
+  // A header's size field is 16 bits: 65,536 would read as 0, a gap marker.
+  if (total > UINT16_MAX) return false;
   uint64_t head = head_.load(std::memory_order_relaxed);
   uint64_t tail = tail_.load(std::memory_order_acquire);
   if (head == tail && (head & (kCapacity - 1)) != 0) {
     // Empty: start again at the ring's beginning, so that a thread keeps reusing the pages it has
     // touched instead of walking through (and keeping resident) the whole ring. Both positions
     // move to the next multiple of the capacity; the drainer stores `tail` only after draining
-    // something, which it cannot while the ring is empty, and it reads `head` first, so it sees
-    // either the old positions or the new ones.
+    // something or passing a gap marker, neither of which it can while the ring is empty, and it
+    // reads `head` first, so it sees either the old positions or the new ones.
     head = tail = NextLapStart(head);
     tail_.store(tail, std::memory_order_relaxed);
     head_.store(head, std::memory_order_release);
@@ -51,6 +53,7 @@ bool ThreadBuffer::TryAppend(const void* first, size_t first_size, const void* s
     // the marker is published with the record below, so the drainer sees both or neither. The
     // offset is a multiple of 8 and not 0, so the marker's kind and size lie before the ring's end.
     std::memset(data_ + (head & (kCapacity - 1)), 0, 4);
+    gap_start_.store(head, std::memory_order_relaxed);  // published by the `head` store below
     head = NextLapStart(head);
   }
   if (kCapacity - (head - tail) < total) return false;
@@ -91,10 +94,15 @@ size_t ThreadBuffer::Drain(char* out, size_t capacity) {
     tail_.store(tail, std::memory_order_release);
   }
   uint64_t end = tail;
-  // Stop at the last whole record that fits, or at a gap marker (the next call skips it).
+  // Stop at the last whole record that fits, or at a gap marker, which is then passed too.
+  uint64_t new_tail = 0;
   while (end < head) {
     const uint16_t size = RecordSizeAt(end);
-    if (size == 0 || end + size - tail > capacity) break;
+    if (size == 0) {
+      new_tail = NextLapStart(end);  // visible only with a record published past it
+      break;
+    }
+    if (end + size - tail > capacity) break;
     end += size;
   }
   const size_t count = end - tail;
@@ -106,7 +114,7 @@ size_t ThreadBuffer::Drain(char* out, size_t capacity) {
     std::memcpy(out, data_ + offset, until_end);
     std::memcpy(out + until_end, data_, count - until_end);
   }
-  tail_.store(end, std::memory_order_release);
+  tail_.store(new_tail != 0 ? new_tail : end, std::memory_order_release);
   return count;
 }
 
@@ -125,12 +133,20 @@ size_t ThreadBuffer::UsedBytes() const {
   // capacity): the drainer stops on an empty Drain() anyway.
   const uint64_t tail = tail_.load(std::memory_order_acquire);
   const uint64_t head = head_.load(std::memory_order_acquire);
-  return head > tail ? std::min<uint64_t>(head - tail, kCapacity) : 0;
+  if (head <= tail) return 0;
+  uint64_t used = head - tail;
+  // A gap the owner skipped and the drainer has not passed holds no records. The gap's start is
+  // stored before the `head` that publishes it: a `head` that shows it comes with it.
+  const uint64_t gap = gap_start_.load(std::memory_order_acquire);
+  // (0 is no gap: a marker never sits at a lap's start.)
+  if (gap != 0 && gap >= tail && gap < head) used -= NextLapStart(gap) - gap;
+  return std::min<uint64_t>(used, kCapacity);
 }
 
 void ThreadBuffer::Reset() {
   head_.store(0, std::memory_order_relaxed);
   tail_.store(0, std::memory_order_relaxed);
+  gap_start_.store(0, std::memory_order_relaxed);
   dropped.store(0, std::memory_order_relaxed);
   dropped_reported = 0;
   dropping = false;

@@ -51,8 +51,7 @@ class ThreadBuffer {
   // Moves whole published records into `out`, at most `capacity` bytes; returns the byte count.
   // `capacity` must be at least the largest record size (64 KiB).
   size_t Drain(char* out, size_t capacity);
-  // Bytes between the drainer and the owner, at most kCapacity; includes a gap the owner skipped
-  // until the drainer passes it.
+  // Bytes of records between the drainer and the owner (a skipped gap not counted).
   size_t UsedBytes() const;
   // Forgets all content (fork child, reuse).
   void Reset();
@@ -75,6 +74,8 @@ class ThreadBuffer {
   uint16_t RecordSizeAt(uint64_t position) const;
 
   alignas(64) std::atomic<uint64_t> head_{0};  // written by the owner
+  // Where the owner's latest gap marker sits (0: none yet); written by the owner.
+  std::atomic<uint64_t> gap_start_{0};
   alignas(64) std::atomic<uint64_t> tail_{0};  // written by the drainer
   alignas(64) char data_[kCapacity];
 };

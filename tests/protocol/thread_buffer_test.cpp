@@ -110,6 +110,32 @@ TEST_CASE("a thread that emits steadily goes on at the ring's start past kReuseB
   CHECK(resident_pages >= ThreadBuffer::kReuseBytes / page);
 }
 
+TEST_CASE("a skipped gap holds no records, and the drain that reaches it passes it", "[ring]") {
+  ThreadBuffer* buffer = ThreadBuffer::MapNew();
+  REQUIRE(buffer != nullptr);
+  // Records up to just past kReuseBytes, all drained but the last: the next record goes on at the
+  // ring's start.
+  const uint64_t before_gap = ThreadBuffer::kReuseBytes / 40 + 1;
+  for (uint64_t number = 0; number < before_gap; ++number) REQUIRE(Append(buffer, number));
+  std::vector<char> out(ThreadBuffer::kCapacity);
+  REQUIRE(buffer->Drain(out.data(), (before_gap - 1) * 40) == (before_gap - 1) * 40);
+  REQUIRE(Append(buffer, before_gap));
+  CHECK(buffer->UsedBytes() == 80);  // the record before the gap and the one after it
+  // A drain with room for one record takes the one before the gap and passes the gap.
+  REQUIRE(buffer->Drain(out.data(), 40) == 40);
+  CHECK(Numbers(out.data(), 40) == std::vector<uint64_t>{before_gap - 1});
+  CHECK(buffer->UsedBytes() == 40);
+  // So a burst now has the whole ring again.
+  uint64_t number = before_gap + 1;
+  while (Append(buffer, number)) ++number;
+  CHECK(number - before_gap == (ThreadBuffer::kCapacity - 40) / 40 + 1);
+  const size_t drained = buffer->Drain(out.data(), out.size());
+  const std::vector<uint64_t> numbers = Numbers(out.data(), drained);
+  CHECK(numbers.size() == number - before_gap);
+  CHECK(numbers.front() == before_gap);
+  CHECK(numbers.back() == number - 1);
+}
+
 TEST_CASE("a burst that outruns the drainer keeps the whole ring", "[ring]") {
   ThreadBuffer* buffer = ThreadBuffer::MapNew();
   REQUIRE(buffer != nullptr);
