@@ -51,6 +51,8 @@ StreamConnection g_connection;
 std::atomic<uint32_t> g_wake_count{0};
 pthread_t g_flusher;
 std::atomic<bool> g_flusher_running{false};
+// Set by the flusher thread as its first step (see BeforeFork).
+std::atomic<bool> g_flusher_started{false};
 // The process whose stream this is: a child made without fork handlers (clone, _Fork) has no
 // flusher and shares the parent's connection, so it must leave both alone at exit.
 pid_t g_stream_pid = 0;
@@ -131,6 +133,7 @@ void DrainAllLocked() {
 }
 
 void* FlusherMain(void*) {
+  g_flusher_started.store(true, std::memory_order_release);
   ++t_internal_depth;  // this thread's own calls are never traced
   syscall(SYS_prctl, PR_SET_NAME, "prof-flusher", 0, 0, 0);
   // Every signal blocked: a program that blocks signals in all of its threads to take them with
@@ -200,6 +203,7 @@ void StartStream() {
   g_stop_requested.store(false);
   g_stream_pid = getpid();
   g_enabled.store(g_connection.connected(), std::memory_order_release);
+  g_flusher_started.store(false);
   if (pthread_create(&g_flusher, nullptr, FlusherMain, nullptr) == 0) {
     g_flusher_running.store(true);
   }
@@ -208,6 +212,16 @@ void StartStream() {
 // prof's own mutex: kept out of the OS-runtime trace of the program's fork().
 void BeforeFork() {
   ScopedInternalCall internal;
+  // A program that forks at once (a launcher script, a test) can fork while the flusher thread is
+  // still starting. glibc's fork makes that safe, but a sanitizer's runtime that allocates in a new
+  // thread's start-up without locking around fork (GCC 12's ASan) leaves the child's allocator
+  // locked for good. So a fork waits for the flusher to have started: microseconds, once.
+  const timespec interval{0, 50'000};
+  for (int waited = 0; g_flusher_running.load() &&
+                       !g_flusher_started.load(std::memory_order_acquire) && waited < 20'000;
+       ++waited) {
+    syscall(SYS_nanosleep, &interval, nullptr);  // at most 1 s: the thread exists, it will start
+  }
   pthread_mutex_lock(&g_drain_mutex);
 }
 void AfterForkInParent() {
