@@ -47,11 +47,9 @@ std::string SqlExcerpt(std::string_view sql) {
   return excerpt;
 }
 
-// A read-only file URI. Immutable (no locks; no -wal, -shm or -journal file created beside the
-// report, whatever its header says, so reading writes nothing) unless a non-empty write-ahead log
-// lies beside the file: it holds committed changes the file does not have yet (a WAL-mode writer
-// still open or killed), which only a normal read-only open reads.
-std::string ReadOnlyFileUri(const std::string& path) {
+// A read-only file URI; immutable: SQLite then takes no locks and creates no -wal, -shm or
+// -journal file beside the report, whatever its header says, so reading writes nothing.
+std::string ReadOnlyFileUri(const std::string& path, bool immutable) {
   std::string uri = "file:";
   for (unsigned char c : path) {
     if (std::isalnum(c) || std::strchr("/-._~", c) != nullptr) {
@@ -62,9 +60,7 @@ std::string ReadOnlyFileUri(const std::string& path) {
       uri += escaped;
     }
   }
-  std::error_code error;
-  const bool has_log = std::filesystem::file_size(path + "-wal", error) > 0 && !error;
-  return uri + (has_log ? "?mode=ro" : "?mode=ro&immutable=1");
+  return uri + (immutable ? "?mode=ro&immutable=1" : "?mode=ro");
 }
 
 }  // namespace
@@ -115,8 +111,12 @@ Status Database::Open(const std::string& path, const std::string& filename, int 
 
 Status Database::OpenReadOnly(const std::string& path, Database* out) {
   if (Status status = CheckReadableDatabaseFile(path); !status.ok()) return status;
+  // A non-empty write-ahead log beside the file holds committed changes the file does not have
+  // yet (a WAL-mode writer still open, or killed): only a normal, not immutable, open reads them.
+  std::error_code error;
+  const bool has_log = std::filesystem::file_size(path + "-wal", error) > 0 && !error;
   Database db;
-  if (Status status = Open(path, ReadOnlyFileUri(path),
+  if (Status status = Open(path, ReadOnlyFileUri(path, !has_log),
                            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, &db);
       !status.ok()) {
     return status;

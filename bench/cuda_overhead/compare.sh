@@ -81,14 +81,13 @@ print(f"{'mode':<12} {'runs':>4} {unit:>9} {'min':>8} {'max':>8} {'added':>9} {'
 for mode in us:
     print(f"{mode:<12} {len(us[mode]):>4} {median[mode]:>9.3f} {min(us[mode]):>8.3f} {max(us[mode]):>8.3f} "
           f"{median[mode] - median['plain']:>9.3f} {statistics.median(wall[mode]):>8.2f}")
+def added_ratio(figure):  # figure: mode -> us/iter or ms/step
+    added_nsys = figure["nsys"] - figure["plain"]
+    return (figure["prof"] - figure["plain"]) / added_nsys if added_nsys > 0 else float("nan")
 if all(mode in median for mode in ("plain", "prof", "nsys")):  # MODES may leave one out
-    added_nsys = median["nsys"] - median["plain"]
-    ratio = (median["prof"] - median["plain"]) / added_nsys if added_nsys > 0 else float("nan")
-    print(f"ratio (prof added {unit}) / (nsys added {unit}) = {ratio:.2f}")
+    print(f"ratio (prof added {unit}) / (nsys added {unit}) = {added_ratio(median):.2f}")
     # Minima too: a loop is only ever slowed by the machine, so each mode's fastest round is the
     # estimate least touched by other load (the medians still move by ~1 us/iter between runs).
     fastest = {mode: min(values) for mode, values in us.items()}
-    added_nsys = fastest["nsys"] - fastest["plain"]
-    ratio = (fastest["prof"] - fastest["plain"]) / added_nsys if added_nsys > 0 else float("nan")
-    print(f"ratio of the minima (prof added) / (nsys added) = {ratio:.2f}")
+    print(f"ratio of the minima (prof added) / (nsys added) = {added_ratio(fastest):.2f}")
 PY
