@@ -63,9 +63,11 @@ TEST_CASE("a report that hits the file-size limit is removed and the program's c
 TEST_CASE("the program runs to its end when prof is killed while it runs", "[robustness]") {
   const std::string dir = prof::test::MakeTempDir("prof_killed");
   const auto start = std::chrono::steady_clock::now();
-  // bash starts prof, kills it with SIGKILL while the program writes, and returns at once.
+  // bash starts prof, kills it with SIGKILL while the program writes, and returns at once. A
+  // killed prof leaves its session directory behind: TMPDIR puts it in `dir`, removed with it.
   const CommandResult killer = RunCommand(
-      {"bash", "-c", ProfileCommandLine(dir, 0, 1500) + " & sleep 0.4; kill -KILL $!; wait $!"});
+      {"bash", "-c", ProfileCommandLine(dir, 0, 1500) + " & sleep 0.4; kill -KILL $!; wait $!"},
+      "", {"TMPDIR=" + dir});
   CHECK(killer.exit_code == 137);
   // The program needs 1.5 s; once its stream is cut it must not wait on prof beyond a moment.
   CHECK(WaitForFile(dir + "/marker", std::chrono::milliseconds(4000)));

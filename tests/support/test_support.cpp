@@ -13,11 +13,17 @@
 #include <cstring>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 extern char** environ;
 
 namespace prof::test {
 namespace {
+
+std::vector<std::filesystem::path>& TempDirsOfThisTestCase() {
+  static std::vector<std::filesystem::path> dirs;
+  return dirs;
+}
 
 // Feeds stdin and drains stdout/stderr together so that no pipe fills and deadlocks the child.
 void PumpPipes(int in_fd, const std::string& input, int out_fd, int err_fd, CommandResult* result) {
@@ -131,7 +137,18 @@ std::string MakeTempDir(const std::string& test_name) {
       std::filesystem::path(PROF_TEST_WORK_DIR) / (test_name + "-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  TempDirsOfThisTestCase().push_back(dir);
   return dir.string();
+}
+
+void EndTempDirs(bool passed) {
+  if (passed) {
+    for (const std::filesystem::path& dir : TempDirsOfThisTestCase()) {
+      std::error_code ignored;  // a directory a test removed itself is fine
+      std::filesystem::remove_all(dir, ignored);
+    }
+  }
+  TempDirsOfThisTestCase().clear();
 }
 
 std::string ProfBinary() { return PROF_BINARY_PATH; }

@@ -21,8 +21,14 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::string
 // Fails the current Catch2 test when the file cannot be opened or the query fails.
 std::vector<std::vector<std::string>> QueryRows(const std::string& db_path, const std::string& sql);
 
-// A fresh empty directory for one test, removed by nothing (under the build tree's test area).
+// A fresh empty directory for one test, under the build tree's test area. It is removed when the
+// test case ends with every assertion passed and kept for inspection when one failed.
 std::string MakeTempDir(const std::string& test_name);
+
+// Called by the test runner as each test case ends: removes (when `passed`) or keeps the
+// directories MakeTempDir made during it. Reports such as the overload test's reach 1 GB, and the
+// sanitizer builds run every test again: kept directories once filled CI's disk.
+void EndTempDirs(bool passed);
 
 // Absolute paths of build artifacts, passed in by CMake as compile definitions.
 std::string ProfBinary();              // <build>/bin/prof
