@@ -6,53 +6,63 @@
 namespace prof::injection::nvtx {
 namespace {
 
-class ThreadLevels {
- public:
-  constexpr ThreadLevels() = default;
-  ~ThreadLevels() { std::free(heap_); }
-  ThreadLevels(const ThreadLevels&) = delete;
-  ThreadLevels& operator=(const ThreadLevels&) = delete;
+constexpr uint64_t kInlineDomains = 16;
 
-  // The depth counter of `domain_id`; nullptr when `grow` is false and the domain has none yet, or
-  // when growing failed.
-  int32_t* Depth(uint64_t domain_id, bool grow) {
-    if (domain_id < kInlineDomains) return &inline_[domain_id];
-    const uint64_t index = domain_id - kInlineDomains;
-    if (index >= heap_capacity_ && (!grow || !Grow(index + 1))) return nullptr;
-    return &heap_[index];
+// The depths of domains past the inline ones, grown with realloc and freed when the thread exits.
+// Touched only by a thread that uses such a domain: its first touch registers the destructor
+// (__cxa_thread_atexit allocates), which a thread that never gets here must not pay.
+class OverflowLevels {
+ public:
+  OverflowLevels() = default;
+  ~OverflowLevels() { std::free(depths_); }
+  OverflowLevels(const OverflowLevels&) = delete;
+  OverflowLevels& operator=(const OverflowLevels&) = delete;
+
+  // The depth counter at `index`; nullptr when `grow` is false and there is none yet, or when
+  // growing failed.
+  int32_t* At(uint64_t index, bool grow) {
+    if (index >= capacity_ && (!grow || !Grow(index + 1))) return nullptr;
+    return &depths_[index];
   }
 
  private:
-  static constexpr uint64_t kInlineDomains = 16;
-
   bool Grow(uint64_t needed) {
-    uint64_t capacity = heap_capacity_ == 0 ? kInlineDomains : heap_capacity_;
+    uint64_t capacity = capacity_ == 0 ? kInlineDomains : capacity_;
     while (capacity < needed) capacity *= 2;
-    auto* grown = static_cast<int32_t*>(std::realloc(heap_, capacity * sizeof(int32_t)));
+    auto* grown = static_cast<int32_t*>(std::realloc(depths_, capacity * sizeof(int32_t)));
     if (grown == nullptr) return false;
-    std::memset(grown + heap_capacity_, 0, (capacity - heap_capacity_) * sizeof(int32_t));
-    heap_ = grown;
-    heap_capacity_ = capacity;
+    std::memset(grown + capacity_, 0, (capacity - capacity_) * sizeof(int32_t));
+    depths_ = grown;
+    capacity_ = capacity;
     return true;
   }
 
-  int32_t inline_[kInlineDomains] = {};
-  int32_t* heap_ = nullptr;
-  uint64_t heap_capacity_ = 0;
+  int32_t* depths_ = nullptr;
+  uint64_t capacity_ = 0;
 };
 
-thread_local ThreadLevels t_levels;
+// Constant-initialised and trivially destructible: no guard, no destructor registration, so the
+// first push of a thread allocates nothing, also inside a signal handler. (With TLS descriptors,
+// see CMakeLists.txt, glibc also places this library's thread-local storage in the static block
+// every thread starts with instead of allocating it on the thread's first access.)
+thread_local int32_t t_inline_levels[kInlineDomains] = {};
+thread_local OverflowLevels t_overflow_levels;
+
+int32_t* Depth(uint64_t domain_id, bool grow) {
+  if (domain_id < kInlineDomains) return &t_inline_levels[domain_id];
+  return t_overflow_levels.At(domain_id - kInlineDomains, grow);
+}
 
 }  // namespace
 
 int32_t PushLevel(uint64_t domain_id) {
-  int32_t* depth = t_levels.Depth(domain_id, /*grow=*/true);
+  int32_t* depth = Depth(domain_id, /*grow=*/true);
   if (depth == nullptr) return -1;
   return (*depth)++;
 }
 
 int32_t PopLevel(uint64_t domain_id) {
-  int32_t* depth = t_levels.Depth(domain_id, /*grow=*/false);
+  int32_t* depth = Depth(domain_id, /*grow=*/false);
   if (depth == nullptr || *depth == 0) return -1;
   return --(*depth);
 }

@@ -1,8 +1,9 @@
 // Per-thread, per-domain push/pop nesting: the levels nvtxRangePush and nvtxRangePop return.
 //
 // NVTX keeps one push/pop stack per thread and domain; the tracer only needs its depth. Each thread
-// touches only its own table (thread_local), so no locks. The first 16 domain ids live inline; a
-// thread that uses a larger domain id grows a heap table (malloc), freed when the thread exits.
+// touches only its own table (thread_local), so no locks. The first 16 domain ids live inline and
+// cost no allocation, also on a thread's first push inside a signal handler; a thread that uses a
+// larger domain id grows a heap table (malloc), freed when the thread exits.
 #pragma once
 
 #include <cstdint>

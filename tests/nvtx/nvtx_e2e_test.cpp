@@ -101,6 +101,18 @@ TEST_CASE("nested push/pop ranges on several named threads", "[nvtx][e2e]") {
   CHECK(ThreadName(p, "worker-2") == "worker-2");
 }
 
+TEST_CASE("a thread's first NVTX calls inside a signal handler allocate nothing",
+          "[nvtx][e2e][signal]") {
+  const Profiled p = Profile("nvtx_e2e_signal", {TestProgram("nvtx_signal_program")}, "main");
+  REQUIRE(p.tids.size() == 2);
+  CHECK_THAT(p.output, Catch::Contains("allocations in the handler: 0\n"));
+  CHECK(QueryRows(p.report,
+                  "SELECT text, eventType, globalTid, end IS NOT NULL FROM NVTX_EVENTS "
+                  "ORDER BY start") == Rows{{"main starts", "34", p.Gtid("main"), "0"},
+                                            {"in the handler", "59", p.Gtid("worker"), "1"},
+                                            {"mark in the handler", "34", p.Gtid("worker"), "0"}});
+}
+
 TEST_CASE("start/end ranges across threads and ranges open at exit", "[nvtx][e2e]") {
   const Profiled p = Profile("nvtx_e2e_start_end", {TestProgram("nvtx_start_end_program")}, "main");
   REQUIRE(p.tids.size() == 3);
