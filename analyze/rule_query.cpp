@@ -90,7 +90,10 @@ Status RunRule(storage::Database* db, const RuleRequest& request, RuleResult* ou
   const std::optional<std::string_view> sql = RuleSql(*request.rule);
   if (!sql) return Status::Error("no SQL compiled in for rule " + std::string(request.rule->name));
   WindowOutcome window;
-  if (!ApplyAnalysisWindow(db, request, &window).ok()) return RuleError(db, request);
+  if (Status status = ApplyAnalysisWindow(db, request, &window); !status.ok()) {
+    // Not every failure is SQLite's: a view where the report should hold a table is prof's own.
+    return db->HasSqliteError() ? RuleError(db, request) : status;
+  }
   out->skip_note = window.skip_note;
   out->window_note = window.note;
   if (out->skip_note) return Status::Ok();

@@ -78,8 +78,8 @@ const NvtxTracker::KindHandler NvtxTracker::kHandlers[] = {
      &NvtxTracker::OnStringRegister},
     {RecordKind::kNvtxCategoryName, sizeof(protocol::NvtxCategoryRecord),
      &NvtxTracker::OnCategoryName},
-    {RecordKind::kNvtxPush, sizeof(protocol::NvtxEventRecord), &NvtxTracker::OnPush},
-    {RecordKind::kNvtxPop, sizeof(protocol::NvtxRangeEndRecord), &NvtxTracker::OnPop},
+    {RecordKind::kNvtxPushPopRange, sizeof(protocol::NvtxEventRecord),
+     &NvtxTracker::OnPushPopRange},
     {RecordKind::kNvtxRangeStart, sizeof(protocol::NvtxEventRecord), &NvtxTracker::OnRangeStart},
     {RecordKind::kNvtxRangeEnd, sizeof(protocol::NvtxRangeEndRecord), &NvtxTracker::OnRangeEnd},
     {RecordKind::kNvtxMark, sizeof(protocol::NvtxEventRecord), &NvtxTracker::OnMark},
@@ -108,10 +108,6 @@ void NvtxTracker::OnProcessEnd(const ProcessStream& process, int64_t /*end_time*
   const auto found = processes_.find(process.stream_id);
   if (found == processes_.end()) return;
   ProcessState& state = found->second;
-  for (const auto& [thread_domain, stack] : state.push_stacks) {
-    const protocol::NvtxLibrary library = LibraryOf(state, thread_domain.second);
-    for (const OpenPush& open : stack) WriteUnclosed(library, open.row);
-  }
   for (const auto& [range_id, row] : state.open_ranges)
     WriteUnclosed(protocol::NvtxLibrary::kNone, row);
   stats_.unmatched_pops += state.early_ends.size();
@@ -225,43 +221,35 @@ void NvtxTracker::OnMark(const ProcessStream& process, const RecordHeader& recor
   writer_->AddNvtxEvent(EventRow(process, record, kNvtxMarkEvent));
 }
 
-void NvtxTracker::OnPush(const ProcessStream& process, const RecordHeader& record,
-                         ProcessState* state) {
-  const auto push = Copy<protocol::NvtxEventRecord>(record);
-  state->push_stacks[{push.header.tid, push.domain_id}].push_back(
-      {push.range_id, EventRow(process, record, kNvtxPushPopRangeEvent)});
-}
-
-// The pop of level L closes the open push of level L. Pushes above it lost their pops (dropped
-// records) and stay unclosed; without a push of level L the pop's own push was lost.
-void NvtxTracker::OnPop(const ProcessStream& process, const RecordHeader& record,
-                        ProcessState* state) {
-  const auto pop = Copy<protocol::NvtxRangeEndRecord>(record);
-  const auto found = state->push_stacks.find({pop.header.tid, pop.domain_id});
-  if (found == state->push_stacks.end()) {
-    ++stats_.unmatched_pops;
-    return;
+// A push/pop range arrives whole. One its process ended with (NvtxRangeEnding) was taken from
+// the thread's open ranges by the launcher: open at a normal exit, it keeps a NULL end, as nsys
+// writes a range that never ended; open at a death, it ends when the launcher saw the death and
+// its endGlobalTid is the process's (a tid of 0), which marks it.
+void NvtxTracker::OnPushPopRange(const ProcessStream& process, const RecordHeader& record,
+                                 ProcessState* state) {
+  const auto range = Copy<protocol::NvtxEventRecord>(record);
+  const protocol::NvtxLibrary library = LibraryOf(*state, range.domain_id);
+  storage::NvtxEventRow row = EventRow(process, record, kNvtxPushPopRangeEvent);
+  switch (range.ending) {
+    case protocol::NvtxRangeEnding::kPopped:
+      row.end = process.SessionTime(range.end_ns);
+      break;
+    case protocol::NvtxRangeEnding::kOpenAtExit:
+      return WriteUnclosed(library, row);
+    case protocol::NvtxRangeEnding::kOpenAtDeath:
+      ++stats_.ranges_ended_by_death;
+      row.end = process.SessionTime(range.end_ns);
+      row.end_global_tid = process.GlobalPid();
+      break;
+    default:
+      ++stats_.malformed_records;
+      return;
   }
-  std::vector<OpenPush>& stack = found->second;
-  const protocol::NvtxLibrary library = LibraryOf(*state, pop.domain_id);
-  while (!stack.empty() && stack.back().level > pop.range_id) {
-    WriteUnclosed(library, stack.back().row);
-    stack.pop_back();
-  }
-  if (!stack.empty() && stack.back().level == pop.range_id) {
-    storage::NvtxEventRow& row = stack.back().row;
-    row.end = process.SessionTime(pop.header.timestamp_ns);
-    if (library == protocol::NvtxLibrary::kNone) {
-      writer_->AddNvtxEvent(row);
-    } else {
-      WriteLibraryCall(library, row);
-    }
-    stack.pop_back();
+  if (library == protocol::NvtxLibrary::kNone) {
+    writer_->AddNvtxEvent(row);
   } else {
-    ++stats_.unmatched_pops;
+    WriteLibraryCall(library, row);
   }
-  // An emptied stack stays, keeping its allocation for the thread's next push: one entry per
-  // thread and domain, freed with the stream.
 }
 
 void NvtxTracker::OnRangeStart(const ProcessStream& process, const RecordHeader& record,

@@ -4,16 +4,17 @@
 // Contract:
 // - One thread (the collector's) calls every method. Records of one thread of a process arrive in
 //   the order that thread emitted them; records of different threads may arrive in any order.
-// - Push/pop ranges (eventType 59) are matched per stream, thread and domain by the nesting level
-//   the injection recorded, so a pop whose push was lost closes nothing and a lost pop leaves only
-//   its own range open. Start/end ranges (60) are matched per stream by range id, whichever thread
-//   ends them and whichever of the two records arrives first.
-// - Memory holds only what is still open: open ranges, and range ends that arrived before their
-//   start (at most kMaxEarlyEnds per stream), plus one push stack per thread and domain, kept when
-//   empty so that push/pop pairs allocate nothing. Marks, domain and category rows are written at
-//   once.
-// - Ranges still open when their stream ends are written with a NULL end, as nsys
-//   exports ranges that never ended; early ends whose start never came are dropped and counted.
+// - Push/pop ranges (eventType 59) arrive as one record each (kNvtxPushPopRange), so they are
+//   written as they come: kept or lost whole, never mispaired. Start/end ranges (60) are matched
+//   per stream by range id, whichever thread ends them and whichever of the two records arrives
+//   first.
+// - Memory holds only what is still open: start/end ranges, and range ends that arrived before
+//   their start (at most kMaxEarlyEnds per stream). Marks, domain and category rows are written
+//   at once.
+// - Ranges that never ended are written with a NULL end, as nsys exports them: start/end ranges
+//   still open when their stream ends, push/pop ranges open at a normal exit. A push/pop range
+//   open when its process died ends at the death, its endGlobalTid the process's (tid 0).
+//   Early ends whose start never came are dropped and counted.
 // - Push/pop ranges in a library's domain (kNvtxLibraryDomain: cuBLAS, cuDNN) are that library's
 //   API calls and become CUBLAS_EVENTS / CUDNN_EVENTS rows; such a range still open at process end
 //   is dropped (those tables have no NULL end) and counted as unclosed. Libraries annotate nothing
@@ -24,10 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <unordered_map>
-#include <utility>
-#include <vector>
 
 #include "collector/process_stream.h"
 #include "collector/record_dispatcher.h"
@@ -37,9 +35,10 @@ namespace prof::collector {
 
 // Data problems NvtxTracker met; the collector may report them with the session.
 struct NvtxTrackerStats {
-  uint64_t malformed_records = 0;  // shorter than their kind's struct, or an unknown NVTX kind
-  uint64_t unmatched_pops = 0;     // pops and range ends that matched no open range
-  uint64_t unclosed_ranges = 0;    // written with a NULL end at process end
+  uint64_t malformed_records = 0;      // shorter than their kind's struct, or an unknown NVTX kind
+  uint64_t unmatched_pops = 0;         // range ends that matched no open range
+  uint64_t unclosed_ranges = 0;        // written with a NULL end at process end
+  uint64_t ranges_ended_by_death = 0;  // push/pop ranges open when their process died
 };
 
 class NvtxTracker {
@@ -60,19 +59,13 @@ class NvtxTracker {
   const NvtxTrackerStats& stats() const { return stats_; }
 
  private:
-  struct OpenPush {
-    uint64_t level;
-    storage::NvtxEventRow row;
-  };
   struct EarlyEnd {
     int64_t end;
     int64_t end_global_tid;
   };
   struct ProcessState {
-    // (tid, domain id) → the pushes still open on that thread in that domain, innermost last.
-    std::map<std::pair<uint32_t, uint64_t>, std::vector<OpenPush>> push_stacks;
-    std::unordered_map<uint64_t, storage::NvtxEventRow> open_ranges;  // by range id
-    std::unordered_map<uint64_t, EarlyEnd> early_ends;                // by range id
+    std::unordered_map<uint64_t, storage::NvtxEventRow> open_ranges;      // by range id
+    std::unordered_map<uint64_t, EarlyEnd> early_ends;                    // by range id
     std::unordered_map<uint64_t, protocol::NvtxLibrary> library_domains;  // by domain id
   };
   using Handler = void (NvtxTracker::*)(const ProcessStream&, const protocol::RecordHeader&,
@@ -96,10 +89,8 @@ class NvtxTracker {
                       ProcessState* state);
   void OnMark(const ProcessStream& process, const protocol::RecordHeader& record,
               ProcessState* state);
-  void OnPush(const ProcessStream& process, const protocol::RecordHeader& record,
-              ProcessState* state);
-  void OnPop(const ProcessStream& process, const protocol::RecordHeader& record,
-             ProcessState* state);
+  void OnPushPopRange(const ProcessStream& process, const protocol::RecordHeader& record,
+                      ProcessState* state);
   void OnRangeStart(const ProcessStream& process, const protocol::RecordHeader& record,
                     ProcessState* state);
   void OnRangeEnd(const ProcessStream& process, const protocol::RecordHeader& record,

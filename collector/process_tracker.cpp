@@ -1,5 +1,7 @@
 #include "collector/process_tracker.h"
 
+#include <spdlog/spdlog.h>
+
 #include <cstring>
 #include <string_view>
 
@@ -26,9 +28,20 @@ void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
                        [this](const ProcessStream& process, const protocol::RecordHeader& record) {
                          OnThreadName(process, record);
                        });
-  dispatcher->Register(protocol::RecordKind::kDroppedRecords, sizeof(protocol::DroppedRecordsRecord),
-                       [this](const ProcessStream&, const protocol::RecordHeader& record) {
-                         OnDropped(record);
+  dispatcher->Register(protocol::RecordKind::kDroppedRecords,
+                       sizeof(protocol::DroppedRecordsRecord),
+                       [this](const ProcessStream& process, const protocol::RecordHeader& record) {
+                         protocol::DroppedRecordsRecord dropped;
+                         std::memcpy(&dropped, &record, sizeof(dropped));
+                         dropped_records_ += dropped.dropped;
+                         NoteLoss(process, "prof could not keep up");
+                       });
+  dispatcher->Register(protocol::RecordKind::kTornRecords, sizeof(protocol::TornRecordsRecord),
+                       [this](const ProcessStream& process, const protocol::RecordHeader& record) {
+                         protocol::TornRecordsRecord torn;
+                         std::memcpy(&torn, &record, sizeof(torn));
+                         torn_records_ += torn.torn;
+                         NoteLoss(process, "its death cut records being written");
                        });
   dispatcher->Register(protocol::RecordKind::kProcessRank, sizeof(protocol::ProcessRankRecord),
                        [this](const ProcessStream& process, const protocol::RecordHeader& record) {
@@ -63,10 +76,13 @@ void ProcessTracker::OnThreadName(const ProcessStream& process,
                          kDefaultThreadPriority);
 }
 
-void ProcessTracker::OnDropped(const protocol::RecordHeader& record) {
-  protocol::DroppedRecordsRecord dropped;
-  std::memcpy(&dropped, &record, sizeof(dropped));
-  dropped_records_ += dropped.dropped;
+void ProcessTracker::NoteLoss(const ProcessStream& process, const char* why) {
+  const auto now = std::chrono::steady_clock::now();
+  if (loss_noted_ && now - last_loss_note_ < kLossNoteInterval) return;
+  loss_noted_ = true;
+  last_loss_note_ = now;
+  spdlog::warn("warning: {} events lost so far; process {} ({}): {}",
+               dropped_records_ + torn_records_, process.pid, process.name, why);
 }
 
 }  // namespace prof::collector

@@ -3,6 +3,7 @@
 // dropped.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <unordered_map>
 #include <unordered_set>
@@ -22,10 +23,13 @@ class ProcessTracker {
   void RegisterHandlers(RecordDispatcher* dispatcher);
 
   uint64_t dropped_records() const { return dropped_records_; }
+  uint64_t torn_records() const { return torn_records_; }
 
  private:
   void OnThreadName(const ProcessStream& process, const protocol::RecordHeader& record);
-  void OnDropped(const protocol::RecordHeader& record);
+  // Says that records are being lost at once, and then at most every kLossNoteInterval, so that
+  // a user watching a long run learns it while it runs, not only at its end.
+  void NoteLoss(const ProcessStream& process, const char* why);
   void OnRank(const ProcessStream& process, const protocol::RecordHeader& record);
 
   // nsys writes the scheduling priority of each thread; prof reports the default nice-0 value.
@@ -33,6 +37,10 @@ class ProcessTracker {
 
   storage::ReportWriter* writer_;
   uint64_t dropped_records_ = 0;
+  uint64_t torn_records_ = 0;
+  static constexpr std::chrono::seconds kLossNoteInterval{2};
+  bool loss_noted_ = false;
+  std::chrono::steady_clock::time_point last_loss_note_;
   // When each thread got its current name. Threads' records arrive in no fixed order across
   // threads, so a name set on thread A by thread B may arrive before A's own first-seen name: the
   // later timestamp wins, not the later arrival.

@@ -318,11 +318,13 @@ Status FinishReports(const ProfileOptions& options, storage::SessionInfo session
     CaptureRouter::Report& report = router->reports()[i];
     const StreamImporter& importer = *report.importer;
     session.dropped_records = static_cast<int64_t>(importer.dropped_records());
+    session.torn_records = static_cast<int64_t>(importer.torn_records());
     session.unknown_records =
         static_cast<int64_t>(importer.unknown_records() + importer.malformed_records());
     session.broken_streams = static_cast<int64_t>(importer.broken_streams());
     session.cuda_dropped_records = static_cast<int64_t>(importer.cuda_dropped_records());
     result->dropped_records += importer.dropped_records();
+    result->torn_records += importer.torn_records();
     if (i == 0) {
       result->cuda_warnings = importer.cuda_warnings();
       result->python_warnings = importer.python_warnings();
@@ -385,8 +387,10 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   CaptureRouter router(
       capture_page->control(), repeats,
       [&](uint32_t index, std::string* path, std::unique_ptr<storage::ReportWriter>* writer) {
-        Status named = options.resolve_report_path(child.pid(), repeats ? index + 1 : 0, path);
-        return named.ok() ? storage::ReportWriter::Create(*path, writer) : named;
+        std::unique_ptr<storage::ReportNameClaim> claim;
+        Status named =
+            options.claim_report_name(child.pid(), repeats ? index + 1 : 0, path, &claim);
+        return named.ok() ? storage::ReportWriter::Create(std::move(claim), *path, writer) : named;
       });
   if (!(status = router.OpenFirstReport()).ok()) {
     child.Cancel();

@@ -10,12 +10,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "collector/capture_options.h"
 #include "common/status.h"
 #include "injection/protocol/launch_settings.h"
+#include "storage/report_name_claim.h"
 
 namespace prof::collector {
 
@@ -31,10 +33,12 @@ struct ProfileOptions {
   std::string library_dir;                     // where libprof_core.so and friends live
   std::string command_line;                    // for the report: the profiled command, quoted
   CaptureOptions capture;                      // --delay, --duration, --kill, -c, -p, ...
-  // Names a report once the child's pid is known (for %p); errors abort before the program runs.
-  // `number` is 0 for the session's one report, N for the report of the Nth repeated capture.
-  std::function<Status(pid_t child_pid, uint32_t number, std::string* report_path)>
-      resolve_report_path;
+  // Names and claims a report once the child's pid is known (for %p); errors abort before the
+  // program runs. `number` is 0 for the session's one report, N for the report of the Nth repeated
+  // capture. The claim (null: none) goes to the report's writer, which ends it.
+  std::function<Status(pid_t child_pid, uint32_t number, std::string* report_path,
+                       std::unique_ptr<storage::ReportNameClaim>* claim)>
+      claim_report_name;
 };
 
 struct ProfileResult {
@@ -42,6 +46,7 @@ struct ProfileResult {
   std::string report_path;  // empty when no report was written; else the first of report_paths
   std::vector<std::string> report_paths;  // one per capture window with --capture-range-end=repeat
   uint64_t dropped_records = 0;
+  uint64_t torn_records = 0;
   // One line per distinct reason CUDA tracing did not start in a process (no libcupti, another
   // profiler owns CUPTI, ...), or kNoCudaDriver when the machine has none; empty when tracing
   // started or the program never used CUDA.

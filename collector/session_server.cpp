@@ -14,12 +14,22 @@
 #include <cstring>
 
 #include "common/signals_blocked.h"
+#include "injection/protocol/clock.h"
 
 namespace prof::collector {
 namespace {
 
 constexpr size_t kReadChunk = 256 * 1024;
-constexpr int kChunksPerPoll = 16;
+// The socket carries only control records: small reads.
+constexpr size_t kControlReadBytes = 4096;
+constexpr int kReadsPerPoll = 16;
+// How often every process's rings are drained without being asked, and at most how much of one
+// process per pass (the rest waits for the next pass, so that one flood does not hold up the
+// sockets and the other processes).
+constexpr int kDrainIntervalMs = 10;
+constexpr size_t kDrainBytesPerPass = size_t{16} << 20;
+// How often a process that closed its socket but lives on is checked for having gone.
+constexpr uint64_t kLivenessCheckIntervalNs = 50'000'000;
 // Read bytes waiting for the owner thread: 32 MiB in memory (~320,000 NVTX ranges), then up to
 // 512 MiB in a spill file next to the report (~5 M ranges, a few seconds of decoding at the end).
 constexpr size_t kMaxBacklogMemory = size_t{32} << 20;
@@ -34,6 +44,8 @@ std::string TemporaryRoot() {
   const char* tmpdir = std::getenv("TMPDIR");
   return tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
 }
+
+using protocol::MonotonicNowNs;
 
 uint32_t PeerPid(int fd) {
   ucred credentials{};
@@ -84,7 +96,9 @@ Status SessionServer::Listen(uint64_t session_start_ns, std::unique_ptr<SessionS
 
 SessionServer::~SessionServer() {
   StopReading();
-  for (const Socket& socket : sockets_) close(socket.fd);
+  for (const auto& socket : sockets_) {
+    if (socket->fd >= 0) close(socket->fd);
+  }
   if (listen_fd_ >= 0) close(listen_fd_);
   if (stop_fd_ >= 0) close(stop_fd_);
   if (!socket_path_.empty()) unlink(socket_path_.c_str());
@@ -112,27 +126,25 @@ void SessionServer::ReadLoop() {
     fds.clear();
     fds.push_back({stop_fd_, POLLIN, 0});
     fds.push_back({accept_paused_ ? -1 : listen_fd_, POLLIN, 0});
-    for (const Socket& socket : sockets_) fds.push_back({socket.fd, POLLIN, 0});
-    const int ready = poll(fds.data(), fds.size(), accept_paused_ ? kAcceptRetryMs : -1);
+    // A socket closed while its process lives on stays in the list with fd -1, which poll skips.
+    for (const auto& socket : sockets_) fds.push_back({socket->fd, POLLIN, 0});
+    const int ready = poll(fds.data(), fds.size(), kDrainIntervalMs);
     if (ready < 0 && errno != EINTR) break;
     if (fds[0].revents != 0) break;
     // Read existing sockets before accepting, so indexes into fds still match sockets_.
-    for (size_t i = sockets_.size(); i-- > 0;) {
-      if (fds[i + 2].revents == 0 || ReadFrom(sockets_[i])) continue;
-      StreamChunk end;
-      end.connection = sockets_[i].id;
-      end.closed = true;
-      backlog_.Push(&end);
-      close(sockets_[i].fd);
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        const auto pid = std::find(open_pids_.begin(), open_pids_.end(), sockets_[i].pid);
-        if (pid != open_pids_.end()) open_pids_.erase(pid);
-      }
-      sockets_.erase(sockets_.begin() + static_cast<std::ptrdiff_t>(i));
-      accept_paused_ = false;
+    for (size_t i = 0; i < sockets_.size(); ++i) {
+      if (fds[i + 2].revents != 0 && !ReadFrom(sockets_[i].get()))
+        OnSocketClosed(sockets_[i].get());
     }
+    DrainPass(MonotonicNowNs() >= next_periodic_drain_ns_);
+    sockets_.erase(std::remove_if(sockets_.begin(), sockets_.end(),
+                                  [](const auto& socket) { return socket->ended; }),
+                   sockets_.end());
     if (fds[1].revents != 0 || (accept_paused_ && ready == 0)) AcceptPending();
+  }
+  // Whatever the rings hold now; the owner ends the streams still open.
+  for (const auto& socket : sockets_) {
+    if (!socket->ended) DrainRings(socket.get(), SIZE_MAX);
   }
   reader_done_.store(true, std::memory_order_release);
 }
@@ -148,31 +160,158 @@ void SessionServer::AcceptPending() {
       }
       return;
     }
-    const Socket socket{fd, ++streams_accepted_, PeerPid(fd)};
-    sockets_.push_back(socket);
-    std::lock_guard<std::mutex> lock(mutex_);
-    open_pids_.push_back(socket.pid);
+    auto socket = std::make_unique<Socket>();
+    socket->fd = fd;
+    socket->id = ++streams_accepted_;
+    socket->pid = PeerPid(fd);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      open_pids_.push_back(socket->pid);
+    }
+    sockets_.push_back(std::move(socket));
   }
 }
 
-bool SessionServer::ReadFrom(const Socket& socket) {
-  // A bounded number of chunks per poll keeps one busy process from starving the others.
-  for (int chunks = 0; chunks < kChunksPerPoll; ++chunks) {
-    if (read_buffer_.empty()) read_buffer_ = backlog_.TakeBuffer(kReadChunk);
-    const ssize_t n = read(socket.fd, read_buffer_.data(), read_buffer_.size());
+bool SessionServer::ReadFrom(Socket* socket) {
+  char buffer[kControlReadBytes];
+  // A bounded number of reads per poll keeps one process from starving the others.
+  for (int reads = 0; reads < kReadsPerPoll; ++reads) {
+    const ssize_t n = read(socket->fd, buffer, sizeof(buffer));
     if (n > 0) {
-      StreamChunk chunk;
-      chunk.connection = socket.id;
-      chunk.length = static_cast<size_t>(n);
-      chunk.bytes = std::move(read_buffer_);
-      backlog_.Push(&chunk);
-      read_buffer_ = std::move(chunk.bytes);  // empty unless the bytes went to disk
+      if (socket->raw) {
+        Forward(*socket, buffer, static_cast<size_t>(n));
+      } else {
+        socket->control.insert(socket->control.end(), buffer, buffer + n);
+        TakeControlRecords(socket);
+      }
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
   }
   return true;
+}
+
+void SessionServer::TakeControlRecords(Socket* socket) {
+  size_t offset = 0;
+  std::vector<char>& bytes = socket->control;
+  std::vector<char> forward;  // consecutive records for the stream, queued as one chunk
+  auto flush = [&] {
+    Forward(*socket, forward.data(), forward.size());
+    forward.clear();
+  };
+  while (bytes.size() - offset >= sizeof(protocol::RecordHeader)) {
+    protocol::RecordHeader header;
+    std::memcpy(&header, bytes.data() + offset, sizeof(header));
+    if (header.size < sizeof(header) || header.size % protocol::kRecordAlignment != 0) {
+      // Not prof's framing: the stream's decoder says so; everything goes on to it unread.
+      socket->raw = true;
+      forward.insert(forward.end(), bytes.begin() + static_cast<std::ptrdiff_t>(offset),
+                     bytes.end());
+      offset = bytes.size();
+      break;
+    }
+    if (bytes.size() - offset < header.size) break;
+    const char* record = bytes.data() + offset;
+    offset += header.size;
+    if (header.kind == protocol::RecordKind::kRingSegment &&
+        header.size >= sizeof(protocol::RingSegmentRecord)) {
+      protocol::RingSegmentRecord segment;
+      std::memcpy(&segment, record, sizeof(segment));
+      // A segment that cannot be attached costs the records of its threads; prof's injection
+      // announces none such.
+      std::string error;
+      socket->rings.AddSegment(segment.segment_id, segment.ring_count, socket->pid, &error);
+    } else if (header.kind == protocol::RecordKind::kDrainRequest) {
+      socket->drain_requested = true;
+    } else if (header.kind == protocol::RecordKind::kProcessExit) {
+      // Nothing more will be written: its rings' records go before the exit record.
+      flush();
+      DrainRings(socket, SIZE_MAX);
+      socket->exit_sent = true;
+      forward.insert(forward.end(), record, record + header.size);
+    } else {
+      forward.insert(forward.end(), record, record + header.size);
+    }
+  }
+  flush();
+  bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offset));
+}
+
+void SessionServer::Forward(const Socket& socket, const char* data, size_t size) {
+  if (size == 0) return;
+  StreamChunk chunk;
+  chunk.connection = socket.id;
+  chunk.length = size;
+  chunk.bytes = backlog_.TakeBuffer(size);
+  std::memcpy(chunk.bytes.data(), data, size);
+  backlog_.Push(&chunk);
+}
+
+void SessionServer::DrainRings(Socket* socket, size_t byte_limit) {
+  if (socket->rings.empty()) return;
+  size_t drained = 0;
+  while (drained < byte_limit) {
+    StreamChunk chunk;
+    chunk.connection = socket->id;
+    chunk.bytes = backlog_.TakeBuffer(kReadChunk);
+    chunk.length = socket->rings.Drain(chunk.bytes.data(), chunk.bytes.size());
+    if (chunk.length == 0) {
+      backlog_.Recycle(std::move(chunk));
+      return;
+    }
+    drained += chunk.length;
+    backlog_.Push(&chunk);
+    if (!chunk.bytes.empty()) backlog_.Recycle(std::move(chunk));
+  }
+}
+
+void SessionServer::OnSocketClosed(Socket* socket) {
+  close(socket->fd);
+  socket->fd = -1;
+  accept_paused_ = false;  // a descriptor is free again
+  // A record cut by the close: the stream's decoder reports it.
+  Forward(*socket, socket->control.data(), socket->control.size());
+  socket->control.clear();
+  // The kernel closes a socket when the last thread holding it is gone; one the process closed
+  // itself while it lives on (closefrom, dup2) is told apart by the rings still being attached.
+  if (socket->exit_sent || socket->rings.empty() || !socket->rings.AttachedBy(socket->pid)) {
+    EndStream(socket);
+  } else {
+    socket->next_liveness_check_ns = MonotonicNowNs() + kLivenessCheckIntervalNs;
+  }
+}
+
+void SessionServer::EndStream(Socket* socket) {
+  // Without its exit record, the process died: about now, since its socket just closed (or its
+  // rings just went).
+  socket->rings.Ended(!socket->exit_sent, MonotonicNowNs());
+  DrainRings(socket, SIZE_MAX);
+  StreamChunk end;
+  end.connection = socket->id;
+  end.closed = true;
+  backlog_.Push(&end);
+  socket->ended = true;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto pid = std::find(open_pids_.begin(), open_pids_.end(), socket->pid);
+  if (pid != open_pids_.end()) open_pids_.erase(pid);
+}
+
+void SessionServer::DrainPass(bool periodic) {
+  const uint64_t now = MonotonicNowNs();
+  if (periodic) next_periodic_drain_ns_ = now + kDrainIntervalMs * uint64_t{1'000'000};
+  for (const auto& socket : sockets_) {
+    if (socket->ended || !(periodic || socket->drain_requested)) continue;
+    socket->drain_requested = false;
+    DrainRings(socket.get(), kDrainBytesPerPass);
+    if (socket->fd < 0 && now >= socket->next_liveness_check_ns) {
+      if (socket->rings.AttachedBy(socket->pid)) {
+        socket->next_liveness_check_ns = now + kLivenessCheckIntervalNs;
+      } else {
+        EndStream(socket.get());
+      }
+    }
+  }
 }
 
 // ---- Owner thread ----

@@ -1,11 +1,20 @@
 // The launcher's end of the record streams: a Unix socket in a private temporary directory that
 // every traced process (the program and its children) connects to.
 //
-// Two threads: a reader thread accepts connections and reads their bytes into a StreamBacklog as
-// fast as the sockets deliver them, so the programs' rings drain at the pace of a read; the owner's
-// thread calls PollOnce() in a loop, which decodes what the reader queued and hands the records to
-// the StreamSink. Each connection gets its own decoder and ProcessStream; records reach the sink
-// in per-connection order, on the owner's thread only.
+// Two threads: a reader thread accepts connections, reads their control records (hello, rank,
+// ring segments, drain requests, exit) and drains each process's thread rings (shared memory,
+// collector/process_rings) into a StreamBacklog, every kDrainIntervalMs and whenever a process
+// asks; the owner's thread calls PollOnce() in a loop, which decodes what the reader queued and
+// hands the records to the StreamSink. Each connection gets its own decoder and ProcessStream;
+// records reach the sink in per-connection order, on the owner's thread only.
+//
+// A connection's stream ends once its process can write no more records: its socket closed and
+// either it said it exits (an exit record, sent from the library destructor; the kernel closes
+// the socket when the last thread is gone) or it no longer has its rings attached (it died, or
+// exec'd a new image, which streams on a connection of its own). Then its rings are drained one
+// last time, records that a death cut are counted (TornRecords), and the rings are unmapped. A
+// process that closed the socket itself and lives on (closefrom, dup2 over it) keeps its stream:
+// its rings are drained as before until it is gone.
 #pragma once
 
 #include <atomic>
@@ -16,6 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collector/process_rings.h"
 #include "collector/process_stream.h"
 #include "collector/stream_backlog.h"
 #include "collector/stream_decoder.h"
@@ -64,14 +74,23 @@ class SessionServer {
   // Stream bytes still waiting in the spill file.
   uint64_t bytes_waiting_on_disk() { return backlog_.bytes_on_disk(); }
   // Whether connections had to wait because prof ran out of file descriptors.
-  bool descriptors_exhausted() const { return descriptors_exhausted_.load(std::memory_order_relaxed); }
+  bool descriptors_exhausted() const {
+    return descriptors_exhausted_.load(std::memory_order_relaxed);
+  }
 
  private:
   // The reader thread's view of a connection.
   struct Socket {
-    int fd = -1;
+    int fd = -1;  // -1 once closed while its process lives on
     uint64_t id = 0;
     uint32_t pid = 0;
+    std::vector<char> control;  // socket bytes not yet a whole record
+    ProcessRings rings;
+    bool exit_sent = false;  // its process sent the exit record
+    bool raw = false;        // the socket's framing broke: its bytes go on as they are
+    bool drain_requested = false;
+    bool ended = false;  // its end is queued: forget it
+    uint64_t next_liveness_check_ns = 0;
   };
   // The owner thread's view: what its bytes decoded to so far.
   struct Connection {
@@ -86,8 +105,21 @@ class SessionServer {
   void ReadLoop();
   // Accepts waiting connections; stops accepting while prof is out of file descriptors.
   void AcceptPending();
-  // Reads what `socket` has into the backlog; false when it closed.
-  bool ReadFrom(const Socket& socket);
+  // Reads what `socket` has and acts on its records; false when it closed.
+  bool ReadFrom(Socket* socket);
+  // Handles the whole records at the front of socket->control.
+  void TakeControlRecords(Socket* socket);
+  // Queues `size` bytes of `socket`'s stream.
+  void Forward(const Socket& socket, const char* data, size_t size);
+  // Queues what the rings of `socket` published, at most `byte_limit` bytes (after
+  // ProcessRings::Ended(), everything that is left).
+  void DrainRings(Socket* socket, size_t byte_limit);
+  // The socket closed: ends the stream, or keeps draining while the process lives on.
+  void OnSocketClosed(Socket* socket);
+  void EndStream(Socket* socket);
+  // Drains every connection's rings (requested or periodic) and ends the streams of processes
+  // that are gone.
+  void DrainPass(bool periodic);
   // Tells the reader to stop at its next look.
   void RequestStop();
   // Stops the reader, throwing away what it would still push.
@@ -110,8 +142,8 @@ class SessionServer {
   std::atomic<bool> reader_done_{false};
 
   // Reader thread only, but for what StreamingPids() and streams_open() read under mutex_.
-  std::vector<Socket> sockets_;
-  std::vector<char> read_buffer_;  // the next read's, until it is queued
+  std::vector<std::unique_ptr<Socket>> sockets_;
+  uint64_t next_periodic_drain_ns_ = 0;
   uint64_t streams_accepted_ = 0;
   // Out of descriptors: the listening socket stays readable, so it leaves the poll set (instead
   // of waking it forever) until a connection closes and frees one, or a retry succeeds.

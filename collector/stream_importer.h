@@ -26,6 +26,7 @@ class StreamImporter : public StreamSink {
   void OnStreamRejected(const std::string& error) override;
 
   uint64_t dropped_records() const { return processes_.dropped_records(); }
+  uint64_t torn_records() const { return processes_.torn_records(); }
   uint64_t unknown_records() const { return dispatcher_.unknown_records(); }
   uint64_t malformed_records() const { return dispatcher_.malformed_records(); }
   // Streams rejected at their hello or broken mid-way: their processes' records are incomplete.

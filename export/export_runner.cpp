@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "export/export_types.h"
+#include "export/interrupted_output.h"
 #include "export/output_stream.h"
 #include "export/timeline_reader.h"
 #include "stats/output_files.h"
@@ -68,6 +69,7 @@ Status RunExport(const std::string& report_path, const ExportOptions& options,
   }
 
   const std::string partial = output + ".partial-" + std::to_string(getpid());
+  const RemoveWhenInterrupted remove_partial_when_interrupted(partial);
   const Compression compression =
       options.gzip || EndsWith(output, ".gz") ? Compression::kGzip : Compression::kNone;
   std::unique_ptr<OutputStream> out;

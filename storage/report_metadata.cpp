@@ -72,6 +72,7 @@ NameValues SessionRows(const SessionInfo& session) {
       {"exit_status", std::to_string(session.exit_status)},
       {"duration_ns", std::to_string(session.duration_ns)},
       {"dropped_records", std::to_string(session.dropped_records)},
+      {"torn_records", std::to_string(session.torn_records)},
       {"unknown_records", std::to_string(session.unknown_records)},
       {"broken_streams", std::to_string(session.broken_streams)},
       {"cuda_dropped_records", std::to_string(session.cuda_dropped_records)},

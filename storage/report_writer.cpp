@@ -70,8 +70,10 @@ std::string ReportDirectory(const std::string& report_path) {
 
 class ReportWriter::Impl {
  public:
-  Impl(std::string final_path, std::string partial_path)
-      : final_path_(std::move(final_path)), partial_path_(std::move(partial_path)) {}
+  Impl(std::string final_path, std::string partial_path, std::unique_ptr<ReportNameClaim> claim)
+      : final_path_(std::move(final_path)),
+        partial_path_(std::move(partial_path)),
+        claim_(std::move(claim)) {}
   ~Impl() { Abandon(); }
 
   Status Open();
@@ -133,6 +135,7 @@ class ReportWriter::Impl {
 
   std::string final_path_;
   std::string partial_path_;
+  std::unique_ptr<ReportNameClaim> claim_;  // null without a claim (--force-overwrite)
   Database db_;
   ReportSchema schema_{&db_};
   Transaction transaction_;
@@ -173,8 +176,8 @@ class ReportWriter::Impl {
   // pipeline owns db_, schema_ and transaction_ from Open() until its Stop().
   ChunkPipeline pipeline_{&db_, &schema_, [this] { return CommitRows(); },
                           ChunkPipeline::DefaultEncoderThreads()};
-  BatchWriter batches_{&pipeline_, kMaxQueuedBytes,
-                       {ReportDirectory(partial_path_), kMaxSpillBytes}};
+  BatchWriter batches_{
+      &pipeline_, kMaxQueuedBytes, {ReportDirectory(partial_path_), kMaxSpillBytes}};
 };
 
 Status ReportWriter::Impl::Open() {
@@ -278,6 +281,7 @@ Status ReportWriter::Impl::CloseAndRename() {
   if (std::rename(partial_path_.c_str(), final_path_.c_str()) != 0) {
     return Status::Error("cannot rename " + partial_path_ + ": " + std::strerror(errno));
   }
+  claim_.reset();  // the report replaced the placeholder: nothing of the claim is left to remove
   return Status::Ok();
 }
 
@@ -289,6 +293,7 @@ void ReportWriter::Impl::Abandon() {
   transaction_ = Transaction();  // rolls back
   db_.Close();
   std::remove(partial_path_.c_str());
+  claim_.reset();  // removes the placeholder: the name is free again
 }
 
 // ---- ReportWriter: forwards to Impl ----
@@ -297,8 +302,13 @@ ReportWriter::ReportWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
 ReportWriter::~ReportWriter() = default;
 
 Status ReportWriter::Create(const std::string& final_path, std::unique_ptr<ReportWriter>* out) {
+  return Create(nullptr, final_path, out);
+}
+
+Status ReportWriter::Create(std::unique_ptr<ReportNameClaim> claim, const std::string& final_path,
+                            std::unique_ptr<ReportWriter>* out) {
   const std::string partial_path = final_path + ".partial-" + std::to_string(getpid());
-  auto impl = std::make_unique<Impl>(final_path, partial_path);
+  auto impl = std::make_unique<Impl>(final_path, partial_path, std::move(claim));
   if (Status status = impl->Open(); !status.ok()) return status;
   out->reset(new ReportWriter(std::move(impl)));
   return Status::Ok();

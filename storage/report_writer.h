@@ -4,7 +4,8 @@
 // - Create() writes to `<final_path>.partial-<pid>` (a temporary name in the same directory) and
 //   Finish() renames it into place only once complete, so a crashed or interrupted prof never
 //   leaves a half-written report under the final name. Abandon() (or destruction without Finish)
-//   deletes it.
+//   deletes it. The writer may own the claim on the final name (report_name_claim.h): it ends the
+//   claim once the report is renamed over the placeholder, or abandoned.
 // - Rows are buffered in one open transaction, committed every kCommitRows rows or when Commit() is
 //   called (the collector commits about once a second), so the report is written while the program
 //   runs and memory stays bounded.
@@ -28,6 +29,7 @@
 
 #include "common/status.h"
 #include "storage/cuda_rows.h"
+#include "storage/report_name_claim.h"
 
 namespace prof::storage {
 
@@ -75,6 +77,7 @@ struct SessionInfo {
   int64_t exit_status = 0;           // the program's exit code, or 128+N when signal N killed it
   int64_t duration_ns = 0;           // program start to exit
   int64_t dropped_records = 0;       // records the injected code dropped under back-pressure
+  int64_t torn_records = 0;          // records a process's death cut while they were written
   int64_t unknown_records = 0;       // records of kinds this prof does not know, skipped
   int64_t broken_streams = 0;        // process streams rejected or cut mid-record (records lost)
   int64_t cuda_dropped_records = 0;  // GPU activity records CUPTI dropped (no buffer available)
@@ -89,6 +92,9 @@ class ReportWriter {
  public:
   // Opens `<final_path>.partial-<pid>` and writes the schema metadata (META_DATA_EXPORT).
   static Status Create(const std::string& final_path, std::unique_ptr<ReportWriter>* out);
+  // The same, for the holder of `claim` on the final name (null: no claim, as with -f).
+  static Status Create(std::unique_ptr<ReportNameClaim> claim, const std::string& final_path,
+                       std::unique_ptr<ReportWriter>* out);
   ~ReportWriter();
   ReportWriter(const ReportWriter&) = delete;
   ReportWriter& operator=(const ReportWriter&) = delete;

@@ -1,13 +1,14 @@
 #include "storage/sqlite_database.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <utility>
 
 namespace prof::storage {
@@ -16,15 +17,19 @@ namespace {
 constexpr char kSqliteHeader[] = "SQLite format 3";  // 16 bytes with its terminating NUL
 
 // Why a file cannot be a readable database, checked before SQLite opens it lazily and reports a
-// vague "file is not a database" at the first query.
+// vague "file is not a database" at the first query. Errors carry the system's reason.
 Status CheckReadableDatabaseFile(const std::string& path) {
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) return Status::Error("report file not found: " + path);
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Status::Error("cannot open " + path + ": " + std::strerror(errno));
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return Status::Error("report file not found: " + path);
+    return Status::Error("cannot open " + path + ": " + std::strerror(errno));
+  }
   char header[sizeof(kSqliteHeader)] = {};
-  file.read(header, sizeof(header));
-  if (file.gcount() != sizeof(header) || std::memcmp(header, kSqliteHeader, sizeof(header)) != 0) {
+  const ssize_t got = pread(fd, header, sizeof(header), 0);
+  const int read_errno = errno;
+  close(fd);
+  if (got < 0) return Status::Error("cannot read " + path + ": " + std::strerror(read_errno));
+  if (got != sizeof(header) || std::memcmp(header, kSqliteHeader, sizeof(header)) != 0) {
     return Status::Error(path + " is not an SQLite database");
   }
   return Status::Ok();
@@ -121,6 +126,11 @@ Status Database::OpenReadOnly(const std::string& path, Database* out) {
       !status.ok()) {
     return status;
   }
+  // A report is untrusted input: its own views could run any amount of work (a recursive view
+  // that never ends) under a table's name, and its schema must not call prof's SQL functions.
+  // Views of the temp schema, prof's own, stay allowed.
+  sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+  sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
   // Reading the schema catches files with a valid header but a damaged body.
   if (Status status = db.Exec("SELECT count(*) FROM sqlite_master"); !status.ok()) {
     return Status::Error(path + " is not a readable SQLite database: " + db.ErrorText());
@@ -162,16 +172,33 @@ Status Database::Prepare(std::string_view sql, Statement* out) {
 }
 
 Status Database::TableExists(std::string_view name, bool* exists) {
+  *exists = false;
   Statement query;
-  Status status =
-      Prepare("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?1", &query);
+  // NOCASE: SQLite resolves names regardless of case, so a view "nvtx_events" would stand in for
+  // NVTX_EVENTS; tables and views share one namespace, so at most one row names either.
+  Status status = Prepare(
+      "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?1 "
+      "COLLATE NOCASE",
+      &query);
   if (!status.ok()) return status;
   query.BindText(1, name);
-  return query.Step(exists);
+  bool has_row = false;
+  if (!(status = query.Step(&has_row)).ok() || !has_row) return status;
+  if (query.ColumnText(0) == "view") {
+    // Reports hold only tables; a view under a table's name could run any amount of work.
+    return Status::Error(path_ + ": " + std::string(query.ColumnText(1)) +
+                         " is a view, not a table");
+  }
+  *exists = query.ColumnText(1) == name;
+  return Status::Ok();
 }
 
 std::string Database::ErrorText() const {
   return db_ != nullptr ? sqlite3_errmsg(db_) : "database is not open";
+}
+
+bool Database::HasSqliteError() const {
+  return db_ != nullptr && sqlite3_errcode(db_) != SQLITE_OK;
 }
 
 int64_t Database::Changes() const { return db_ != nullptr ? sqlite3_changes64(db_) : 0; }

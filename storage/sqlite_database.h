@@ -37,8 +37,10 @@ class Database {
 
   // Opens an existing SQLite file without write access (a prof report or an nsys export). Fails
   // with "... not found" when the file is missing and "... is not an SQLite database" when its
-  // header is not SQLite's (an empty file included). Reads the changes a write-ahead log beside the
-  // file (`<path>-wal`) still holds, as another connection would see them.
+  // header is not SQLite's (an empty file included), "cannot open ...: <reason>" for other errors.
+  // Reads the changes a write-ahead log beside the file (`<path>-wal`) still holds, as another
+  // connection would see them. The file's own views are disabled (a query that reads one fails)
+  // and its schema may not call application-defined SQL functions: reports are untrusted input.
   static Status OpenReadOnly(const std::string& path, Database* out);
   // Opens `path` for reading and writing, creating an empty database when it does not exist.
   // ":memory:" opens a private in-memory database.
@@ -51,11 +53,15 @@ class Database {
   Status Exec(std::string_view sql);
   // Compiles one statement; `sql` may contain ?N parameters.
   Status Prepare(std::string_view sql, Statement* out);
-  // Whether a table or view named `name` (exact case) exists in the main schema.
+  // Whether a table named `name` (exact case) exists in the main schema. Fails when a view holds
+  // the name: readers expect tables, and a report's views are not run (OpenReadOnly).
   Status TableExists(std::string_view name, bool* exists);
 
   // SQLite's text for the connection's most recent error.
   std::string ErrorText() const;
+  // Whether the connection's most recent SQLite call failed (ErrorText() then says why); false
+  // after a failure that a wrapper found by itself, such as TableExists' view check.
+  bool HasSqliteError() const;
   // Rows changed by the last INSERT/UPDATE/DELETE; rowid of the last INSERT.
   int64_t Changes() const;
   int64_t LastInsertRowId() const;

@@ -1,11 +1,16 @@
-// The process-wide event stream: settings, connection, the flusher thread and the Emit* entry
+// The process-wide event stream: settings, connection, the thread rings and the Emit* entry
 // points.
 //
 // Lifecycle: Start() runs from the library constructor (process start, before main), Stop() from
 // the library destructor (exit() or return from main). A fork child restarts the stream with its
-// own connection from the pthread_atfork child handler.
+// own connection and rings from the pthread_atfork child handler.
 //
-// Back-pressure policy: a producer whose ring is full wakes the flusher and waits up to
+// No thread of prof's runs in the program: each thread writes its records into its own ring in
+// shared memory, which the launcher drains on its side, periodically and when a thread asks (a
+// drain request on the socket). So what a thread published is the launcher's even if the process
+// dies the next instant.
+//
+// Back-pressure policy: a producer whose ring is full asks for a drain and waits up to
 // kProducerWaitLimitNs; if the ring is still full the record is dropped and counted, and the thread
 // drops further records without waiting until its ring is half empty again, so a stalled launcher
 // costs the program at most one bounded wait per overflow episode.
@@ -13,9 +18,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
-#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -26,43 +29,31 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "common/signals_blocked.h"
 #include "injection/core/capture_gate.h"
+#include "injection/core/ring_pool.h"
+#include "injection/core/static_program.h"
 #include "injection/core/stream_connection.h"
-#include "injection/core/thread_buffer.h"
 
 namespace prof::injection {
 namespace {
 
+using protocol::ThreadRing;
+
 constexpr uint64_t kProducerWaitLimitNs = 1'000'000;
-constexpr uint64_t kPatientWaitLimitNs = 2'000'000'000;  // the socket's send timeout
+constexpr uint64_t kPatientWaitLimitNs = 2'000'000'000;
 // A waiting producer sleeps between looks at its ring instead of spinning: on a machine with few
-// cores a spinning program takes the CPU the launcher needs to drain the rings it waits for.
+// cores a spinning program takes the CPU the launcher needs to drain the ring it waits for.
 constexpr long kSpaceCheckIntervalNs = 50'000;
-constexpr int kFlushIntervalMs = 20;
-constexpr size_t kSendBatchBytes = 256 * 1024;
 
 protocol::InjectionSettings g_settings;
 std::atomic<bool> g_enabled{false};
 StreamConnection g_connection;
-// Bumped by producers whose ring fills up, and waited on by the flusher as a futex: a descriptor
-// (an eventfd) could be closed by the program and its number given to one of the program's files,
-// which the flusher would then read from and the producers write to.
-std::atomic<uint32_t> g_wake_count{0};
-pthread_t g_flusher;
-std::atomic<bool> g_flusher_running{false};
-// Set by the flusher thread as its first step (see BeforeFork).
-std::atomic<bool> g_flusher_started{false};
-// The process whose stream this is: a child made without fork handlers (clone, _Fork) has no
-// flusher and shares the parent's connection, so it must leave both alone at exit.
+// The process whose stream this is: a child made without fork handlers (clone, _Fork) shares the
+// parent's connection and rings, so it must leave both alone at exit.
 pid_t g_stream_pid = 0;
-std::atomic<bool> g_stop_requested{false};
-// Serialises draining and sending between the flusher and the exit path.
-pthread_mutex_t g_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
 pthread_key_t g_thread_exit_key;
-char g_send_batch[kSendBatchBytes];
 
-thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local ThreadRing* t_ring __attribute__((tls_model("initial-exec"))) = nullptr;
 thread_local uint32_t t_tid __attribute__((tls_model("initial-exec"))) = 0;
 thread_local int t_internal_depth __attribute__((tls_model("initial-exec"))) = 0;
 thread_local bool t_inside_emit __attribute__((tls_model("initial-exec"))) = false;
@@ -82,84 +73,31 @@ size_t ReadProcessName(char* out, size_t capacity) {
   return length;
 }
 
-void WakeFlusher() {
-  g_wake_count.fetch_add(1, std::memory_order_release);
-  syscall(SYS_futex, &g_wake_count, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+// Asks the launcher to drain this process's rings now. Never waits: when the socket is full (the
+// launcher is behind anyway) or gone, the launcher's periodic pass drains them.
+void RequestDrain() {
+  protocol::DrainRequestRecord request{};
+  request.header = {protocol::RecordKind::kDrainRequest, sizeof(request), CurrentTid(),
+                    MonotonicNowNs()};
+  g_connection.TrySend(reinterpret_cast<const char*>(&request), sizeof(request));
 }
 
-// Sleeps until WakeFlusher() runs or kFlushIntervalMs pass; returns at once when it ran since
-// `seen` was read.
-void WaitForWake(uint32_t seen) {
-  const timespec interval{0, kFlushIntervalMs * 1'000'000L};
-  syscall(SYS_futex, &g_wake_count, FUTEX_WAIT_PRIVATE, seen, &interval, nullptr, 0);
-}
-
-// Appends the count of records dropped in `buffer` since the last report to the batch.
-size_t AppendDroppedReport(ThreadBuffer* buffer, char* out) {
-  const uint64_t dropped = buffer->dropped.load(std::memory_order_relaxed);
-  if (dropped == buffer->dropped_reported) return 0;
-  protocol::DroppedRecordsRecord record{};
-  record.header = {protocol::RecordKind::kDroppedRecords, sizeof(record), buffer->owner_tid,
+bool AnnounceSegment(int segment_id, uint32_t ring_count) {
+  protocol::RingSegmentRecord record{};
+  record.header = {protocol::RecordKind::kRingSegment, sizeof(record), CurrentTid(),
                    MonotonicNowNs()};
-  record.dropped = dropped - buffer->dropped_reported;
-  buffer->dropped_reported = dropped;
-  std::memcpy(out, &record, sizeof(record));
-  return sizeof(record);
-}
-
-// Sends everything published so far. Caller holds g_drain_mutex.
-void DrainAllLocked() {
-  for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
-    const ThreadBuffer::State state = buffer->state.load(std::memory_order_acquire);
-    if (state == ThreadBuffer::State::kFree || state == ThreadBuffer::State::kClaimed) continue;
-    size_t used = AppendDroppedReport(buffer, g_send_batch);
-    // Only what was published when the pass began: a thread that keeps emitting must not hold the
-    // flusher on its ring while the other rings fill up (or while exit waits for the flusher).
-    size_t budget = buffer->UsedBytes();
-    size_t drained = 0;
-    do {
-      drained = buffer->Drain(g_send_batch + used, kSendBatchBytes - used);
-      used += drained;
-      budget -= drained < budget ? drained : budget;
-      if (used > 0 && !g_connection.SendAll(g_send_batch, used)) g_enabled.store(false);
-      used = 0;
-      // The budget may overstate what was published (UsedBytes() during a rewind): stop when empty.
-    } while (budget > 0 && drained > 0 && g_connection.connected());
-    // A retired buffer is drained for the last time: hand it to the next new thread.
-    if (state == ThreadBuffer::State::kRetired) {
-      buffer->state.store(ThreadBuffer::State::kFree, std::memory_order_release);
-    }
-  }
-}
-
-void* FlusherMain(void*) {
-  g_flusher_started.store(true, std::memory_order_release);
-  ++t_internal_depth;  // this thread's own calls are never traced
-  syscall(SYS_prctl, PR_SET_NAME, "prof-flusher", 0, 0, 0);
-  // Every signal blocked: a program that blocks signals in all of its threads to take them with
-  // sigwait() or a signalfd must not have them delivered to (and kill it from) prof's thread.
-  // Blocked here rather than around pthread_create: that way, in a fork child under GCC 12's
-  // ASan, the child's flusher hung (or its records were lost) 3 times in 16 instead of 1.
-  BlockAsynchronousSignals(nullptr);
-  uint32_t seen = g_wake_count.load(std::memory_order_acquire);
-  while (!g_stop_requested.load(std::memory_order_acquire)) {
-    WaitForWake(seen);
-    // Read before draining: a wake-up that comes while the rings are drained ends the next wait.
-    seen = g_wake_count.load(std::memory_order_acquire);
-    pthread_mutex_lock(&g_drain_mutex);
-    if (g_connection.connected()) DrainAllLocked();
-    pthread_mutex_unlock(&g_drain_mutex);
-  }
-  return nullptr;
+  record.segment_id = segment_id;
+  record.ring_count = ring_count;
+  return g_connection.SendAll(reinterpret_cast<const char*>(&record), sizeof(record));
 }
 
 void OnThreadExit(void* buffer) {
-  // Detach first: a signal handler emitting after this point gets a fresh buffer instead of
-  // appending to one the flusher may already be handing to another thread.
-  t_buffer = nullptr;
+  // Detach first: a signal handler emitting after this point gets a fresh ring instead of
+  // appending to one the launcher may already be handing to another thread.
+  t_ring = nullptr;
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  static_cast<ThreadBuffer*>(buffer)->state.store(ThreadBuffer::State::kRetired,
-                                                  std::memory_order_release);
+  static_cast<ThreadRing*>(buffer)->state.store(ThreadRing::State::kRetired,
+                                                std::memory_order_release);
 }
 
 // The rank the launcher of a distributed job gave this process, if any (ProcessRankRecord).
@@ -196,65 +134,43 @@ void SendHello() {
   SendRank();
 }
 
-// Connects and starts the flusher; leaves the stream disabled when anything fails.
+// Connects and hands the launcher the first ring segment; leaves the stream disabled when
+// anything fails.
 void StartStream() {
   if (!g_connection.Connect(g_settings.socket_path)) return;
   SendHello();
-  g_stop_requested.store(false);
+  if (!StartRingPool(AnnounceSegment)) {
+    g_connection.Abandon();
+    return;
+  }
   g_stream_pid = getpid();
   g_enabled.store(g_connection.connected(), std::memory_order_release);
-  g_flusher_started.store(false);
-  if (pthread_create(&g_flusher, nullptr, FlusherMain, nullptr) == 0) {
-    g_flusher_running.store(true);
-  }
 }
 
-// prof's own mutex: kept out of the OS-runtime trace of the program's fork().
-void BeforeFork() {
-  ScopedInternalCall internal;
-  // A program that forks at once (a launcher script, a test) can fork while the flusher thread is
-  // still starting. glibc's fork makes that safe, but a sanitizer's runtime that allocates in a new
-  // thread's start-up without locking around fork (GCC 12's ASan) leaves the child's allocator
-  // locked for good. So a fork waits for the flusher to have started: microseconds, once.
-  const timespec interval{0, 50'000};
-  for (int waited = 0; g_flusher_running.load() &&
-                       !g_flusher_started.load(std::memory_order_acquire) && waited < 20'000;
-       ++waited) {
-    syscall(SYS_nanosleep, &interval, nullptr);  // at most 1 s: the thread exists, it will start
-  }
-  pthread_mutex_lock(&g_drain_mutex);
-}
-void AfterForkInParent() {
-  ScopedInternalCall internal;
-  pthread_mutex_unlock(&g_drain_mutex);
-}
+// Between fork's prepare handler and the child handler, the forking thread's ring is still the
+// parent's in the child (shared memory): nothing of this thread is traced meanwhile.
+void BeforeFork() { ++t_internal_depth; }
+void AfterForkInParent() { --t_internal_depth; }
 
-// The child keeps only the forking thread: drop the parent's connection and buffered records (they
-// are the parent's to send), then stream on a connection of its own.
+// The child keeps only the forking thread: leave the parent's connection and rings alone (they
+// are the parent's, which goes on using them), then stream on a connection and rings of its own.
 void AfterForkInChild() {
-  ScopedInternalCall internal;
-  pthread_mutex_init(&g_drain_mutex, nullptr);
   g_enabled.store(false);
-  g_flusher_running.store(false);
   g_connection.Abandon();
   t_tid = 0;
-  // Every buffer is the parent's; the child's thread takes a fresh one at its next event, which
-  // also names the thread in the child's stream.
-  for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
-    buffer->Reset();
-    buffer->state.store(ThreadBuffer::State::kFree);
-  }
-  t_buffer = nullptr;
+  t_ring = nullptr;
+  ForgetInheritedRings();
   StartStream();
+  --t_internal_depth;
 }
 
 // `first_timestamp`: the time of the record being emitted, so that the thread's first-seen name
 // never looks newer than a name the same record sets (nvtxNameOsThread, pthread_setname_np).
-ThreadBuffer* BufferOfThisThread(uint64_t first_timestamp) {
-  if (t_buffer != nullptr) return t_buffer;
-  t_buffer = AcquireThreadBuffer(CurrentTid());
-  if (t_buffer == nullptr) return nullptr;
-  pthread_setspecific(g_thread_exit_key, t_buffer);
+ThreadRing* RingOfThisThread(uint64_t first_timestamp) {
+  if (t_ring != nullptr) return t_ring;
+  t_ring = AcquireRing(CurrentTid());
+  if (t_ring == nullptr) return nullptr;
+  pthread_setspecific(g_thread_exit_key, t_ring);
   // Every thread's first record names it, so ThreadNames lists each thread seen.
   char name[16] = {};
   syscall(SYS_prctl, PR_GET_NAME, name, 0, 0, 0);
@@ -265,20 +181,20 @@ ThreadBuffer* BufferOfThisThread(uint64_t first_timestamp) {
   record.header.tid = CurrentTid();
   record.header.size =
       static_cast<uint16_t>(protocol::AlignedRecordSize(sizeof(record) + record.text_length));
-  t_buffer->TryAppend(&record, sizeof(record), name, record.text_length);
-  return t_buffer;
+  t_ring->TryAppend(&record, sizeof(record), name, record.text_length);
+  return t_ring;
 }
 
 // Bounded wait for ring space (see the back-pressure policy at the top of this file).
-bool WaitForSpace(ThreadBuffer* buffer, const void* first, size_t first_size, const void* second,
+bool WaitForSpace(ThreadRing* buffer, const void* first, size_t first_size, const void* second,
                   size_t second_size) {
   const bool patient = t_patient_depth > 0;
   if (buffer->dropping && !patient) {
-    if (buffer->UsedBytes() > ThreadBuffer::kCapacity / 2) return false;
+    if (buffer->UsedBytes() > ThreadRing::kCapacity / 2) return false;
     buffer->dropping = false;
     return buffer->TryAppend(first, first_size, second, second_size);
   }
-  WakeFlusher();
+  RequestDrain();
   const uint64_t deadline =
       MonotonicNowNs() + (patient ? kPatientWaitLimitNs : kProducerWaitLimitNs);
   const timespec interval{0, kSpaceCheckIntervalNs};
@@ -290,34 +206,54 @@ bool WaitForSpace(ThreadBuffer* buffer, const void* first, size_t first_size, co
   return false;
 }
 
-void Emit(protocol::RecordHeader* record, size_t fixed_size, const char* text, size_t text_length) {
-  if (!g_enabled.load(std::memory_order_acquire) || t_internal_depth > 0) return;
-  if (!CaptureAllows(record->kind)) return;  // outside every capture window
-  if (t_inside_emit) {
-    // A signal handler interrupted this thread's own Emit: appending now would corrupt the ring.
-    if (t_buffer != nullptr) t_buffer->dropped.fetch_add(1, std::memory_order_relaxed);
-    return;
+// Appends a record to `ring`, waiting for space as the back-pressure policy says; counts it as
+// dropped when it cannot. Caller has set t_inside_emit.
+void Append(ThreadRing* ring, const void* first, size_t first_size, const void* second,
+            size_t second_size) {
+  constexpr size_t kHalf = ThreadRing::kCapacity / 2;
+  const bool was_below_half = ring->UsedBytes() <= kHalf;
+  if (!ring->TryAppend(first, first_size, second, second_size) &&
+      !WaitForSpace(ring, first, first_size, second, second_size)) {
+    ring->dropped.fetch_add(1, std::memory_order_relaxed);
+    ring->EndWrite();  // a range taken from the open ranges is dropped with it
+  } else if (was_below_half && ring->UsedBytes() > kHalf) {
+    RequestDrain();  // once per crossing, not once per record
   }
+}
+
+// Whether the calling thread may record now; counts a record of a signal handler that interrupted
+// this thread's own Emit (appending then would corrupt the ring).
+bool MayEmit(protocol::RecordKind kind) {
+  if (!g_enabled.load(std::memory_order_acquire) || t_internal_depth > 0) return false;
+  if (!CaptureAllows(kind)) return false;  // outside every capture window
+  if (t_inside_emit) {
+    if (t_ring != nullptr) {
+      t_ring->dropped.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      CountDroppedWithoutRing();
+    }
+    return false;
+  }
+  return true;
+}
+
+void Emit(protocol::RecordHeader* record, size_t fixed_size, const char* text, size_t text_length) {
+  if (!MayEmit(record->kind)) return;
   const int saved_errno = errno;
   t_inside_emit = true;
-  ThreadBuffer* buffer = BufferOfThisThread(record->timestamp_ns);
-  if (buffer != nullptr) {
+  if (ThreadRing* ring = RingOfThisThread(record->timestamp_ns)) {
     record->tid = CurrentTid();
     record->size = static_cast<uint16_t>(protocol::AlignedRecordSize(fixed_size + text_length));
-    constexpr size_t kHalf = ThreadBuffer::kCapacity / 2;
-    const bool was_below_half = buffer->UsedBytes() <= kHalf;
-    if (!buffer->TryAppend(record, fixed_size, text, text_length) &&
-        !WaitForSpace(buffer, record, fixed_size, text, text_length)) {
-      buffer->dropped.fetch_add(1, std::memory_order_relaxed);
-    } else if (was_below_half && buffer->UsedBytes() > kHalf) {
-      WakeFlusher();  // once per crossing, not once per record
-    }
+    Append(ring, record, fixed_size, text, text_length);
   }
   t_inside_emit = false;
   errno = saved_errno;
 }
 
 __attribute__((constructor)) void StartAtLoad() {
+  // Loaded into a static program (by its NVTX code's dlopen): this library brought a second libc,
+  // whose threads and state the program knows nothing of. Stay out entirely.
+  if (MainProgramIsStatic()) return;
   ScopedInternalCall internal;
   if (!protocol::DecodeSettings(getenv(protocol::kSettingsEnvVar), &g_settings)) return;
   pthread_key_create(&g_thread_exit_key, OnThreadExit);
@@ -329,20 +265,14 @@ __attribute__((constructor)) void StartAtLoad() {
 __attribute__((destructor)) void StopAtExit() {
   if (!g_enabled.load() || getpid() != g_stream_pid) return;
   ScopedInternalCall internal;
-  // Stop emitting and the flusher first, so that the final drain below is the last writer of the
-  // connection and sees every ring's final content.
+  // The exit record tells the launcher that nothing follows, so it drains the rings at once. The
+  // socket stays open: the kernel closes it once the last thread is gone, which tells the launcher
+  // that no record can be half written any more.
   g_enabled.store(false, std::memory_order_release);
-  g_stop_requested.store(true, std::memory_order_release);
-  WakeFlusher();
-  if (g_flusher_running.exchange(false)) pthread_join(g_flusher, nullptr);
-  pthread_mutex_lock(&g_drain_mutex);
-  DrainAllLocked();
   protocol::ProcessExitRecord exit_record{};
   exit_record.header = {protocol::RecordKind::kProcessExit, sizeof(exit_record), CurrentTid(),
                         MonotonicNowNs()};
   g_connection.SendAll(reinterpret_cast<const char*>(&exit_record), sizeof(exit_record));
-  g_connection.Close();
-  pthread_mutex_unlock(&g_drain_mutex);
 }
 
 }  // namespace
@@ -363,6 +293,46 @@ void EmitRecord(protocol::RecordHeader* record, size_t fixed_size) {
 void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size, const char* text,
                         size_t text_length) {
   Emit(record, fixed_size, text, ClampTextLength(text_length));
+}
+
+void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_t text_length) {
+  text_length = ClampTextLength(text_length);
+  if (!MayEmit(record->header.kind)) return;
+  const int saved_errno = errno;
+  t_inside_emit = true;
+  if (ThreadRing* ring = RingOfThisThread(record->header.timestamp_ns)) {
+    record->header.tid = CurrentTid();
+    record->header.size =
+        static_cast<uint16_t>(protocol::AlignedRecordSize(sizeof(*record) + text_length));
+    record->text_length = static_cast<uint32_t>(text_length);
+    if (!ring->OpenRange(record, sizeof(*record), text, text_length)) {
+      ring->dropped.fetch_add(1, std::memory_order_relaxed);  // nested beyond the ranges' memory
+    }
+  }
+  t_inside_emit = false;
+  errno = saved_errno;
+}
+
+void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns) {
+  // No capture check: the range was judged at its push. A pop inside a signal handler that
+  // interrupted this thread's Emit belongs to a push of that handler, already dropped.
+  if (!g_enabled.load(std::memory_order_acquire) || t_internal_depth > 0 || t_inside_emit ||
+      t_ring == nullptr) {
+    return;
+  }
+  const int saved_errno = errno;
+  t_inside_emit = true;
+  alignas(8) char range[sizeof(protocol::NvtxEventRecord) + protocol::kMaxTextLength + 8];
+  if (const size_t size = t_ring->TakeOpenRange(domain_id, level, range, sizeof(range))) {
+    protocol::NvtxEventRecord record;
+    std::memcpy(&record, range, sizeof(record));
+    record.end_ns = end_ns;
+    record.ending = protocol::NvtxRangeEnding::kPopped;
+    std::memcpy(range, &record, sizeof(record));
+    Append(t_ring, range, size, nullptr, 0);
+  }
+  t_inside_emit = false;
+  errno = saved_errno;
 }
 
 bool InsideInternalCall() { return t_internal_depth > 0; }

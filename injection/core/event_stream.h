@@ -4,16 +4,17 @@
 //
 // Guarantees:
 // - Emit* never blocks the program indefinitely and never throws. Each thread appends to its own
-//   buffer; a background thread ships full and aging buffers to the launcher. When a buffer stays full
-//   longer than the bounded wait (kProducerWaitLimitNs in event_stream.cpp), the record is dropped
-//   and counted; the count reaches the report as a DroppedRecords record.
+//   ring in memory shared with the launcher, which drains it; a published record is the
+//   launcher's even if the process dies right after. When a ring stays full longer than the
+//   bounded wait (kProducerWaitLimitNs in event_stream.cpp), the record is dropped and counted;
+//   the launcher turns the count into a DroppedRecords record.
 // - Emit* is async-signal-safe: a signal handler that emits while its thread is already inside
 //   Emit* has its record dropped and counted rather than corrupting the buffer.
 // - Emit* fills header.tid and header.size; the caller fills kind and timestamp_ns.
 // - Nothing is emitted before the stream is connected, after it is closed, or in a thread marked
 //   internal (ScopedInternalCall), which keeps prof's own system calls out of the trace.
-// - After fork() the child opens its own connection (from the pthread_atfork child handler); the
-//   parent's buffered records are discarded in the child, never sent twice.
+// - After fork() the child opens its own connection and rings (from the pthread_atfork child
+//   handler); the parent's rings stay the parent's, never written by the child.
 #pragma once
 
 #include <cstddef>
@@ -47,6 +48,18 @@ PROF_EXPORT void EmitRecord(protocol::RecordHeader* record, size_t fixed_size);
 PROF_EXPORT void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size,
                                     const char* text, size_t text_length);
 
+// Push/pop ranges, one record per range: OpenPushPopRange keeps `record` (a kNvtxPushPopRange
+// record with `level` set, then `text_length` bytes of `text`) in the calling thread's ring memory
+// while the range is open; ClosePushPopRange emits it whole, ended at `end_ns`. A range open when
+// its process ends is taken from there by the launcher (NvtxRangeEnding). Whether a range is
+// traced is decided at its push (capture windows), so a range pushed while collection is on is
+// recorded with its real end even if collection stopped before its pop.
+PROF_EXPORT void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text,
+                                  size_t text_length);
+// Ends the innermost open range of `domain_id` at `level` on the calling thread; nothing when
+// there is none (its push was not traced).
+PROF_EXPORT void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns);
+
 inline uint32_t ClampTextLength(size_t length) {
   return static_cast<uint32_t>(length < protocol::kMaxTextLength ? length
                                                                  : protocol::kMaxTextLength);
@@ -54,8 +67,8 @@ inline uint32_t ClampTextLength(size_t length) {
 
 // While alive, the calling thread's records wait up to kPatientWaitLimitNs (event_stream.cpp) for
 // ring space instead of the short bounded wait, and never enter drop mode early. For threads that
-// deliver bulk data on behalf of the program (CUPTI's buffer-completion thread, the exit flush), where
-// waiting costs the program nothing and dropping loses GPU activity.
+// deliver bulk data on behalf of the program (CUPTI's buffer-completion thread, the exit flush),
+// where waiting costs the program nothing and dropping loses GPU activity.
 class PROF_EXPORT ScopedPatientEmit {
  public:
   ScopedPatientEmit();

@@ -55,7 +55,7 @@ bool StreamConnection::Connect(const char* socket_path) {
 bool StreamConnection::StillOurs() {
   if (fd_ < 0) return false;
   struct stat identity {};
-  if (syscall(SYS_fstat, fd_, &identity) != 0 || identity.st_dev != device_ ||
+  if (syscall(SYS_fstat, fd_.load(), &identity) != 0 || identity.st_dev != device_ ||
       identity.st_ino != inode_) {
     fd_ = -1;
   }
@@ -65,7 +65,7 @@ bool StreamConnection::StillOurs() {
 bool StreamConnection::SendAll(const char* data, size_t size) {
   if (!StillOurs()) return false;  // one check per call: each call sends a whole batch
   while (size > 0 && fd_ >= 0) {
-    const long sent = syscall(SYS_sendto, fd_, data, size, MSG_NOSIGNAL, nullptr, 0);
+    const long sent = syscall(SYS_sendto, fd_.load(), data, size, MSG_NOSIGNAL, nullptr, 0);
     if (sent > 0) {
       data += sent;
       size -= static_cast<size_t>(sent);
@@ -80,15 +80,17 @@ bool StreamConnection::SendAll(const char* data, size_t size) {
   return size == 0;
 }
 
-void StreamConnection::Abandon() {
-  if (StillOurs()) syscall(SYS_close, fd_);
-  fd_ = -1;
+bool StreamConnection::TrySend(const char* data, size_t size) {
+  if (!StillOurs()) return false;
+  // Small enough to be one message the kernel queues whole, between other senders' messages.
+  const long sent =
+      syscall(SYS_sendto, fd_.load(), data, size, MSG_NOSIGNAL | MSG_DONTWAIT, nullptr, 0);
+  return sent == static_cast<long>(size);
 }
 
-void StreamConnection::Close() {
-  if (!StillOurs()) return;
-  syscall(SYS_shutdown, fd_, SHUT_WR);
-  Abandon();
+void StreamConnection::Abandon() {
+  if (StillOurs()) syscall(SYS_close, fd_.load());
+  fd_ = -1;
 }
 
 }  // namespace prof::injection

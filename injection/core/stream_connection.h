@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstddef>
 
 namespace prof::injection {
@@ -15,10 +16,11 @@ class StreamConnection {
   // Sends all `size` bytes, waiting at most kSendTimeoutMs for the launcher to read; false (and the
   // connection closed) when the launcher is gone or stalled that long.
   bool SendAll(const char* data, size_t size);
-  // Closes without telling the peer anything (fork child dropping the parent's connection).
+  // Sends a message of a few bytes if the socket has room now, never waiting; false when not sent
+  // (the launcher then finds it on its next periodic pass instead).
+  bool TrySend(const char* data, size_t size);
+  // Closes (a fork child dropping the parent's connection, a stream that could not start).
   void Abandon();
-  // Signals end of stream and closes.
-  void Close();
   bool connected() const { return fd_ >= 0; }
 
   static constexpr int kSendTimeoutMs = 2000;
@@ -29,7 +31,8 @@ class StreamConnection {
   // may be one of its own files or sockets by now.
   bool StillOurs();
 
-  int fd_ = -1;
+  // Atomic: the program's threads send small messages (drain requests) besides the main ones.
+  std::atomic<int> fd_{-1};
   dev_t device_ = 0;
   ino_t inode_ = 0;
 };

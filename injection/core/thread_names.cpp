@@ -1,6 +1,6 @@
-// Thread names set by the program (pthread_setname_np, prctl(PR_SET_NAME)) become ThreadNameRecords,
-// so ThreadNames shows what the program called its threads (e.g. PyTorch's pt_autograd_0).
-// nvtxNameOsThread names arrive through the NVTX tracer instead.
+// Thread names set by the program (pthread_setname_np, prctl(PR_SET_NAME)) become
+// ThreadNameRecords, so ThreadNames shows what the program called its threads (e.g. PyTorch's
+// pt_autograd_0). nvtxNameOsThread names arrive through the NVTX tracer instead.
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sys/prctl.h>
@@ -9,21 +9,23 @@
 #include <cstring>
 
 #include "injection/core/event_stream.h"
-#include "injection/core/thread_buffer.h"
+#include "injection/core/ring_pool.h"
 
 namespace prof::injection {
 namespace {
 
-// The kernel tid of `thread`, when it has emitted before (its buffer remembers it); else 0.
+// The kernel tid of `thread`, when it has emitted before (its ring remembers it); else 0.
 uint32_t TidOfThread(pthread_t thread) {
   if (pthread_equal(thread, pthread_self())) return CurrentTid();
-  for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
-    if (buffer->state.load(std::memory_order_acquire) == ThreadBuffer::State::kOwned &&
-        pthread_equal(buffer->owner_thread, thread)) {
-      return buffer->owner_tid;
+  uint32_t tid = 0;
+  ForEachRing([&](const protocol::ThreadRing* ring) {
+    if (tid == 0 &&
+        ring->state.load(std::memory_order_acquire) == protocol::ThreadRing::State::kOwned &&
+        pthread_equal(ring->owner_thread, thread)) {
+      tid = ring->owner_tid;
     }
-  }
-  return 0;
+  });
+  return tid;
 }
 
 // The kernel keeps 15 characters of a thread name and reads at most 16 bytes of the caller's.

@@ -5,6 +5,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include "injection/core/event_stream.h"
+#include "injection/core/static_program.h"
 #include "injection/nvtx/nvtx_callbacks.h"
 #include "injection/nvtx/nvtx_handles.h"
 
@@ -40,13 +41,16 @@ void ReportVersion(NvtxGetExportTableFunc_t get_export_table) {
 }  // namespace prof::injection::nvtx
 
 // Returns 1 when the slots are filled; 0 (NVTX then turns every call into a no-op) when prof traces
-// neither NVTX nor a library that reports through it (library_domains.h) in this process, or the
-// NVTX instance is unusable.
+// neither NVTX nor a library that reports through it (library_domains.h) in this process, when the
+// program is statically linked (static_program.h), or the NVTX instance is unusable.
 extern "C" PROF_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table) {
   using namespace prof::injection;
   constexpr uint32_t kNvtxUsers =
       prof::protocol::kTraceNvtx | prof::protocol::kTraceCublas | prof::protocol::kTraceCudnn;
-  if (get_export_table == nullptr || (Settings().trace_flags & kNvtxUsers) == 0) return 0;
+  if (get_export_table == nullptr || MainProgramIsStatic() ||
+      (Settings().trace_flags & kNvtxUsers) == 0) {
+    return 0;
+  }
   const auto* exports =
       static_cast<const NvtxExportTableCallbacks*>(get_export_table(NVTX_ETID_CALLBACKS));
   if (exports == nullptr || exports->struct_size < sizeof(NvtxExportTableCallbacks) ||

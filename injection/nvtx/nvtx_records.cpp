@@ -38,39 +38,61 @@ NvtxPayloadKind ReadPayload(const nvtxEventAttributes_t& attributes, uint64_t* b
   return static_cast<NvtxPayloadKind>(attributes.payloadType);
 }
 
-void EmitEventText(protocol::NvtxEventRecord* record, NvtxMessageKind kind, const char* text,
-                   size_t length) {
-  record->message_kind = kind;
+// Where a finished event record goes: the stream, or the thread's open ranges (a push).
+using EventSink = void (*)(protocol::NvtxEventRecord* record, const char* text, size_t length);
+
+void EmitToStream(protocol::NvtxEventRecord* record, const char* text, size_t length) {
   record->text_length = ClampTextLength(length);
   EmitRecordWithText(&record->header, sizeof(*record), text, record->text_length);
 }
 
-// Emits `record` with the attributes' message in UTF-8.
-void EmitWithMessage(protocol::NvtxEventRecord* record, const nvtxEventAttributes_t& attributes) {
+void SendEventText(protocol::NvtxEventRecord* record, NvtxMessageKind kind, const char* text,
+                   size_t length, EventSink sink) {
+  record->message_kind = kind;
+  sink(record, text, length);
+}
+
+// Sends `record` with the attributes' message in UTF-8.
+void SendWithMessage(protocol::NvtxEventRecord* record, const nvtxEventAttributes_t& attributes,
+                     EventSink sink) {
   // A null message pointer of any type means "no message".
   if (attributes.message.ascii != nullptr) {
     switch (attributes.messageType) {
       case NVTX_MESSAGE_TYPE_ASCII: {
         const Utf8Text text(attributes.message.ascii);
-        EmitEventText(record, NvtxMessageKind::kText, text.data(), text.size());
+        SendEventText(record, NvtxMessageKind::kText, text.data(), text.size(), sink);
         return;
       }
       case NVTX_MESSAGE_TYPE_UNICODE: {
         const Utf8Text text(attributes.message.unicode);
-        EmitEventText(record, NvtxMessageKind::kText, text.data(), text.size());
+        SendEventText(record, NvtxMessageKind::kText, text.data(), text.size(), sink);
         return;
       }
       case NVTX_MESSAGE_TYPE_REGISTERED: {
         const auto* string = reinterpret_cast<const StringHandle*>(attributes.message.registered);
         record->registered_string_id = string->id;
-        EmitEventText(record, NvtxMessageKind::kRegistered, string->text, string->text_length);
+        SendEventText(record, NvtxMessageKind::kRegistered, string->text, string->text_length,
+                      sink);
         return;
       }
       default:
         break;
     }
   }
-  EmitRecord(&record->header, sizeof(*record));
+  sink(record, nullptr, 0);
+}
+
+// Fills `record` from the program's attributes and sends it.
+void SendEvent(protocol::NvtxEventRecord* record, const nvtxEventAttributes_t* attributes,
+               EventSink sink) {
+  if (!HasAttributes(attributes)) return sink(record, nullptr, 0);
+  record->category = attributes->category;
+  if (attributes->colorType == NVTX_COLOR_ARGB) {
+    record->has_color = 1;
+    record->color = attributes->color;
+  }
+  record->payload_kind = ReadPayload(*attributes, &record->payload_bits);
+  SendWithMessage(record, *attributes, sink);
 }
 
 }  // namespace
@@ -82,23 +104,22 @@ void EmitEvent(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id
   record.header.timestamp_ns = timestamp;
   record.domain_id = domain_id;
   record.range_id = range_id;
-  if (!HasAttributes(attributes)) {
-    EmitRecord(&record.header, sizeof(record));
-    return;
-  }
-  record.category = attributes->category;
-  if (attributes->colorType == NVTX_COLOR_ARGB) {
-    record.has_color = 1;
-    record.color = attributes->color;
-  }
-  record.payload_kind = ReadPayload(*attributes, &record.payload_bits);
-  EmitWithMessage(&record, *attributes);
+  SendEvent(&record, attributes, EmitToStream);
 }
 
-void EmitRangeEnd(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id,
-                  uint64_t range_id) {
+void OpenRange(uint64_t timestamp, uint64_t domain_id, uint64_t level,
+               const nvtxEventAttributes_t* attributes) {
+  protocol::NvtxEventRecord record{};
+  record.header.kind = protocol::RecordKind::kNvtxPushPopRange;
+  record.header.timestamp_ns = timestamp;
+  record.domain_id = domain_id;
+  record.level = level;
+  SendEvent(&record, attributes, OpenPushPopRange);
+}
+
+void EmitRangeEnd(uint64_t timestamp, uint64_t domain_id, uint64_t range_id) {
   protocol::NvtxRangeEndRecord record{};
-  record.header.kind = kind;
+  record.header.kind = protocol::RecordKind::kNvtxRangeEnd;
   record.header.timestamp_ns = timestamp;
   record.domain_id = domain_id;
   record.range_id = range_id;

@@ -13,15 +13,19 @@
 
 namespace prof::injection::nvtx {
 
-// kNvtxPush, kNvtxRangeStart or kNvtxMark with the program's attributes (category, colour, payload,
-// message). `range_id`: the id a range start returned, the level a push returned, 0 for a mark.
-// Null or undersized attributes make an event without message or attributes.
+// kNvtxRangeStart or kNvtxMark with the program's attributes (category, colour, payload,
+// message). `range_id`: the id a range start returned, 0 for a mark. Null or undersized
+// attributes make an event without message or attributes.
 void EmitEvent(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id, uint64_t range_id,
                const nvtxEventAttributes_t* attributes);
 
-// kNvtxPop (`range_id`: the level the pop returned) or kNvtxRangeEnd (`range_id`: the range's id).
-void EmitRangeEnd(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id,
-                  uint64_t range_id);
+// A pushed range (kNvtxPushPopRange at `level`, the level the push returned), kept open on the
+// calling thread until CloseRange; the attributes as for EmitEvent.
+void OpenRange(uint64_t timestamp, uint64_t domain_id, uint64_t level,
+               const nvtxEventAttributes_t* attributes);
+
+// kNvtxRangeEnd (`range_id`: the range's id).
+void EmitRangeEnd(uint64_t timestamp, uint64_t domain_id, uint64_t range_id);
 
 void EmitDomainCreate(uint64_t timestamp, const DomainHandle& domain);
 void EmitDomainDestroy(uint64_t timestamp, uint64_t domain_id);

@@ -62,7 +62,7 @@ nvtxRangeId_t RangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t*
 void RangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
   const uint64_t now = MonotonicNowNs();
   if (id == 0 || !Records(domain)) return;  // id 0: never returned by RangeStart
-  EmitRangeEnd(RecordKind::kNvtxRangeEnd, now, DomainId(domain), id);
+  EmitRangeEnd(now, DomainId(domain), id);
   CaptureOnRangeEnd(domain, id, now);
 }
 
@@ -73,7 +73,7 @@ int RangePush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes
   const int32_t level = PushLevel(domain_id);
   if (level >= 0) {
     CaptureOnPush(domain, attributes, level, now);
-    EmitEvent(RecordKind::kNvtxPush, now, domain_id, level, attributes);
+    OpenRange(now, domain_id, static_cast<uint64_t>(level), attributes);
   }
   return level;
 }
@@ -84,7 +84,7 @@ int RangePop(nvtxDomainHandle_t domain) {
   const uint64_t domain_id = DomainId(domain);
   const int32_t level = PopLevel(domain_id);
   if (level >= 0) {
-    EmitRangeEnd(RecordKind::kNvtxPop, now, domain_id, level);
+    ClosePushPopRange(domain_id, static_cast<uint64_t>(level), now);
     CaptureOnPop(domain, level, now);
   }
   return level;

@@ -132,12 +132,12 @@ enum class CaptureRole : uint8_t {
 constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
   switch (kind) {
     case RecordKind::kDroppedRecords:
+    case RecordKind::kTornRecords:
     case RecordKind::kProcessExit:
     case RecordKind::kCudaDroppedRecords:
       return CaptureRole::kStreamNotice;
     case RecordKind::kOsrtCall:
-    case RecordKind::kNvtxPush:
-    case RecordKind::kNvtxPop:
+    case RecordKind::kNvtxPushPopRange:
     case RecordKind::kNvtxRangeStart:
     case RecordKind::kNvtxRangeEnd:
     case RecordKind::kNvtxMark:

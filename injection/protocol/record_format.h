@@ -2,8 +2,12 @@
 //
 // Contract:
 // - Each traced process opens one connection to the launcher's Unix socket and sends a StreamHello
-//   first, then records back to back. Every record starts with a RecordHeader whose `size` is the
-//   whole record in bytes (header, fixed fields and any trailing text), a multiple of 8.
+//   first, then the shared-memory segments of its thread rings (kRingSegment, thread_ring.h). The
+//   program's threads write their records into those rings; the socket carries only the hello, the
+//   rank, segments, drain requests and the exit. The launcher merges the socket's records and what
+//   it drains from the rings into one stream per connection, in which every record starts with a
+//   RecordHeader whose `size` is the whole record in bytes (header, fixed fields and any trailing
+//   text), a multiple of 8.
 // - Timestamps are CLOCK_MONOTONIC nanoseconds (the launcher rebases them to session start).
 // - `tid` is the kernel thread id (gettid) of the thread the event happened on; pid comes from the
 //   connection's StreamHello.
@@ -11,8 +15,8 @@
 // - Readers skip unknown kinds by `size` and count them, so new kinds never break old launchers.
 //
 // Adding a kind: give it the next free value in its block of RecordKind (values are never reused),
-// define its struct here with a static_assert on its size, and register a handler in the collector's
-// record dispatch table.
+// define its struct here with a static_assert on its size, and register a handler in the
+// collector's record dispatch table.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +25,7 @@
 namespace prof::protocol {
 
 inline constexpr uint32_t kStreamMagic = 0x464f5250;  // "PROF" little-endian
-inline constexpr uint16_t kStreamVersion = 1;
+inline constexpr uint16_t kStreamVersion = 2;
 inline constexpr size_t kRecordAlignment = 8;
 // Longest text carried by one record; longer NVTX messages and names are truncated.
 inline constexpr size_t kMaxTextLength = 2048;
@@ -33,6 +37,9 @@ enum class RecordKind : uint16_t {
   kDroppedRecords = 3,
   kProcessExit = 4,
   kProcessRank = 5,
+  kRingSegment = 6,
+  kDrainRequest = 7,
+  kTornRecords = 8,
   // OS runtime: 16..31.
   kOsrtCall = 16,
   // NVTX: 32..63.
@@ -40,12 +47,12 @@ enum class RecordKind : uint16_t {
   kNvtxDomainDestroy = 33,
   kNvtxStringRegister = 34,
   kNvtxCategoryName = 35,
-  kNvtxPush = 36,
-  kNvtxPop = 37,
+  // 36, 37: push and pop, before a push/pop range became one record (kNvtxPushPopRange).
   kNvtxRangeStart = 38,
   kNvtxRangeEnd = 39,
   kNvtxMark = 40,
   kNvtxLibraryDomain = 41,
+  kNvtxPushPopRange = 42,
   // CUDA (CUPTI): 64..127, structs in cuda_records.h.
   kCudaInitStatus = 64,
   kCudaApiName = 65,
@@ -101,12 +108,39 @@ struct ThreadNameRecord {
 };
 static_assert(sizeof(ThreadNameRecord) == 24);
 
-// Records the injected code had to drop since the last DroppedRecordsRecord of this process.
+// Made by the launcher from a ring's drop counter: records the injected code had to drop (ring
+// full, or emitted by a signal handler inside its own thread's Emit) since the last
+// DroppedRecordsRecord of this process.
 struct DroppedRecordsRecord {
   RecordHeader header;
   uint64_t dropped;
 };
 static_assert(sizeof(DroppedRecordsRecord) == 24);
+
+// Sent on the socket: the System V shared memory segment `segment_id` holds `ring_count` thread
+// rings the launcher attaches and drains. Consumed by the launcher's reader; never reaches the
+// trackers.
+struct RingSegmentRecord {
+  RecordHeader header;
+  int32_t segment_id;
+  uint32_t ring_count;
+};
+static_assert(sizeof(RingSegmentRecord) == 24);
+
+// Sent on the socket by a thread whose ring is half full or that waits for room: drain the
+// process's rings now rather than at the next periodic pass. Consumed by the launcher's reader.
+struct DrainRequestRecord {
+  RecordHeader header;
+};
+static_assert(sizeof(DrainRequestRecord) == 16);
+
+// Made by the launcher once a process is gone: records its threads had begun writing and never
+// published, cut by the process's death (a fatal signal, SIGKILL, _exit from another thread).
+struct TornRecordsRecord {
+  RecordHeader header;
+  uint64_t torn;
+};
+static_assert(sizeof(TornRecordsRecord) == 24);
 
 // The process is about to exit normally (exit() or return from main); nothing follows it.
 struct ProcessExitRecord {
@@ -195,27 +229,44 @@ struct NvtxCategoryRecord {
 };
 static_assert(sizeof(NvtxCategoryRecord) == 32);
 
-// Push, range start and mark: the event attributes the program passed.
-// header.timestamp_ns is when the call happened. A registered message carries the registered
-// string's text too, so the collector never waits for the (other thread's) register record.
+// How a push/pop range (kNvtxPushPopRange) ended.
+enum class NvtxRangeEnding : uint8_t {
+  kPopped = 0,       // end_ns is its pop
+  kOpenAtExit = 1,   // never popped: its process exited normally with it open (end_ns 0)
+  kOpenAtDeath = 2,  // never popped: its process died with it open; end_ns is when the launcher
+                     // saw the death
+};
+
+// Push/pop range, range start and mark: the event attributes the program passed, and
+// header.timestamp_ns is when the call happened (a range's push or start). A registered message
+// carries the registered string's text too, so the collector never waits for the (other
+// thread's) register record.
+//
+// A push/pop range is one record, emitted whole when it is popped: kept or dropped as a whole,
+// never mispaired. While it is open it waits, whole, in its thread's ring memory (ThreadRing's
+// open ranges, with `level` in the union), from where the launcher takes it if the process ends
+// first.
 struct NvtxEventRecord {
   RecordHeader header;
   uint64_t domain_id;
-  uint64_t range_id;  // range start: the id returned; push: the 0-based level returned; mark: 0
+  union {
+    uint64_t range_id;  // range start: the id returned; mark: 0
+    uint64_t end_ns;    // push/pop range: its pop (see `ending`)
+    uint64_t level;     // push/pop range while open: the 0-based level the push returned
+  };
   uint64_t registered_string_id;  // message_kind == kRegistered
-  uint64_t payload_bits;        // payload bits, zero-extended from payload_kind's width
+  uint64_t payload_bits;          // payload bits, zero-extended from payload_kind's width
   uint32_t category;
   uint32_t color;  // ARGB, valid when has_color
   uint8_t has_color;
   NvtxMessageKind message_kind;
   NvtxPayloadKind payload_kind;
-  uint8_t reserved;
-  uint32_t text_length;  // message_kind kText or kRegistered
+  NvtxRangeEnding ending;  // push/pop range only
+  uint32_t text_length;    // message_kind kText or kRegistered
 };
 static_assert(sizeof(NvtxEventRecord) == 64);
 
-// Pop (range_id: the 0-based level the pop returned, per thread and domain) or range end (range_id
-// as returned by the start).
+// Range end (range_id as returned by the start).
 struct NvtxRangeEndRecord {
   RecordHeader header;
   uint64_t domain_id;

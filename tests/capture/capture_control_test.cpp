@@ -56,7 +56,7 @@ TEST_CASE("the last of max_windows leaves the page done") {
 }
 
 TEST_CASE("record kinds have the capture roles the injection and the router rely on") {
-  CHECK(CaptureRoleOf(RecordKind::kNvtxPush) == CaptureRole::kProgramEvent);
+  CHECK(CaptureRoleOf(RecordKind::kNvtxPushPopRange) == CaptureRole::kProgramEvent);
   CHECK(CaptureRoleOf(RecordKind::kOsrtCall) == CaptureRole::kProgramEvent);
   CHECK(CaptureRoleOf(RecordKind::kCudaApiCall) == CaptureRole::kProgramEvent);
   CHECK(CaptureRoleOf(RecordKind::kCudaKernel) == CaptureRole::kDeliveredLater);

@@ -4,12 +4,10 @@
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
-#include <fstream>
 
-#include "tests/support/test_support.h"
-
+using prof::cli::DefaultReportPath;
 using prof::cli::ExpandOutputPattern;
-using prof::cli::ResolveReportPath;
+using prof::cli::ExpandReportPath;
 
 TEST_CASE("output patterns expand %p - %h - %q{VAR} and %%") {
   char host[256] = {};
@@ -47,23 +45,16 @@ TEST_CASE("bad output patterns are errors") {
   CHECK(ExpandOutputPattern("a%q{X", 1, &out).message() == "unterminated %q{ in --output: a%q{X");
 }
 
-TEST_CASE("report names get .sqlite - refuse to overwrite without force and default to reportN") {
-  const std::string dir = prof::test::MakeTempDir("output_path");
-  REQUIRE(chdir(dir.c_str()) == 0);
+TEST_CASE("report names get .sqlite and default to reportN") {
   std::string path;
-  REQUIRE(ResolveReportPath("", 1, false, &path).ok());
-  CHECK(path == "report1.sqlite");
-  std::ofstream("report1.sqlite") << "x";
-  std::ofstream("report2.sqlite") << "x";
-  REQUIRE(ResolveReportPath("", 1, false, &path).ok());
-  CHECK(path == "report3.sqlite");
-
-  REQUIRE(ResolveReportPath("mine", 1, false, &path).ok());
+  REQUIRE(ExpandReportPath("mine", 1, &path).ok());
   CHECK(path == "mine.sqlite");
-  REQUIRE(ResolveReportPath("mine.sqlite", 1, false, &path).ok());
+  REQUIRE(ExpandReportPath("mine.sqlite", 1, &path).ok());
   CHECK(path == "mine.sqlite");
-  CHECK(ResolveReportPath("report1", 1, false, &path).message() ==
-        "report report1.sqlite already exists; use --force-overwrite=true to replace it");
-  REQUIRE(ResolveReportPath("report1", 1, true, &path).ok());
-  CHECK(path == "report1.sqlite");
+  REQUIRE(ExpandReportPath("out/step_%p", 77, &path).ok());
+  CHECK(path == "out/step_77.sqlite");
+  CHECK(ExpandReportPath("a%x", 1, &path).message() ==
+        "unknown sequence %x in --output: a%x (valid: %p, %h, %q{VAR}, %%)");
+  CHECK(DefaultReportPath(1) == "report1.sqlite");
+  CHECK(DefaultReportPath(12) == "report12.sqlite");
 }

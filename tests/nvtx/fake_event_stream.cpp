@@ -1,12 +1,15 @@
 #include "tests/nvtx/fake_event_stream.h"
 
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <mutex>
+#include <new>
 
 #include "injection/core/capture_gate.h"
 #include "injection/core/event_stream.h"
+#include "injection/protocol/thread_ring.h"
 
 namespace prof::test {
 namespace {
@@ -58,6 +61,48 @@ void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size, const
 
 void EmitRecord(protocol::RecordHeader* record, size_t fixed_size) {
   EmitRecordWithText(record, fixed_size, nullptr, 0);
+}
+
+namespace {
+
+// The calling thread's open ranges, kept as libprof_core keeps them: in a real ThreadRing (fresh
+// anonymous memory, so only what is written becomes resident).
+protocol::ThreadRing* OpenRangesOfThisThread() {
+  thread_local protocol::ThreadRing* ring = [] {
+    void* memory = mmap(nullptr, sizeof(protocol::ThreadRing), PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return new (memory) protocol::ThreadRing;
+  }();
+  return ring;
+}
+
+}  // namespace
+
+void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_t text_length) {
+  text_length = ClampTextLength(text_length);
+  record->header.tid = CurrentTid();
+  record->header.size =
+      static_cast<uint16_t>(protocol::AlignedRecordSize(sizeof(*record) + text_length));
+  record->text_length = static_cast<uint32_t>(text_length);
+  OpenRangesOfThisThread()->OpenRange(record, sizeof(*record), text, text_length);
+}
+
+// Captures the range as it would be emitted: whole, with its end.
+void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns) {
+  protocol::ThreadRing* ring = OpenRangesOfThisThread();
+  std::vector<char> range(protocol::ThreadRing::kOpenRangeBytes);
+  const size_t size = ring->TakeOpenRange(domain_id, level, range.data(), range.size());
+  if (size == 0) return;
+  ring->EndWrite();
+  protocol::NvtxEventRecord record;
+  std::memcpy(&record, range.data(), sizeof(record));
+  record.end_ns = end_ns;
+  record.ending = protocol::NvtxRangeEnding::kPopped;
+  std::memcpy(range.data(), &record, sizeof(record));
+  test::CapturedRecord captured;
+  captured.bytes.assign(range.begin(), range.begin() + static_cast<std::ptrdiff_t>(size));
+  std::lock_guard<std::mutex> lock(test::g_mutex);
+  test::g_records.push_back(std::move(captured));
 }
 
 }  // namespace prof::injection

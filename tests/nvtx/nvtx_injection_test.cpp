@@ -60,43 +60,37 @@ TEST_CASE("push and pop return per-domain nesting levels and emit matching recor
   CHECK(nvtxRangePop() < 0);
   CHECK(nvtxDomainRangePop(domain) < 0);
 
+  // One record per range, emitted at its pop (innermost first); the failed pops emit nothing.
   const std::vector<CapturedRecord> records = TakeCapturedRecords();
-  REQUIRE(records.size() == 7);  // domain create, 3 pushes, 3 pops; the failed pops emit nothing
+  REQUIRE(records.size() == 4);
   const uint64_t domain_id = records[0].As<protocol::NvtxDomainRecord>().domain_id;
   struct Expected {
-    RecordKind kind;
     uint64_t domain_id;
-    uint64_t level;
     const char* text;
   };
-  const Expected expected[] = {{RecordKind::kNvtxPush, 0, 0, "outer"},
-                               {RecordKind::kNvtxPush, 0, 1, "middle"},
-                               {RecordKind::kNvtxPush, domain_id, 0, "in-domain"},
-                               {RecordKind::kNvtxPop, 0, 1, nullptr},
-                               {RecordKind::kNvtxPop, domain_id, 0, nullptr},
-                               {RecordKind::kNvtxPop, 0, 0, nullptr}};
-  uint64_t previous_timestamp = records[0].header().timestamp_ns;
-  for (size_t i = 0; i < 6; ++i) {
+  const Expected expected[] = {{0, "middle"}, {domain_id, "in-domain"}, {0, "outer"}};
+  std::vector<NvtxEventRecord> ranges;
+  for (size_t i = 0; i < 3; ++i) {
     const CapturedRecord& record = records[i + 1];
-    INFO("record " << i + 1);
-    REQUIRE(record.kind() == expected[i].kind);
+    INFO("range " << i);
+    REQUIRE(record.kind() == RecordKind::kNvtxPushPopRange);
+    const auto range = record.As<NvtxEventRecord>();
     CHECK(record.header().tid == ThisTid());
-    CHECK(record.header().timestamp_ns >= previous_timestamp);
-    previous_timestamp = record.header().timestamp_ns;
-    if (expected[i].text != nullptr) {
-      const auto push = record.As<NvtxEventRecord>();
-      CHECK(push.domain_id == expected[i].domain_id);
-      CHECK(push.range_id == expected[i].level);
-      CHECK(push.message_kind == NvtxMessageKind::kText);
-      CHECK(EventText(record) == expected[i].text);
-      CHECK(record.header().size == protocol::AlignedRecordSize(sizeof(push) + push.text_length));
-    } else {
-      const auto pop = record.As<NvtxRangeEndRecord>();
-      CHECK(pop.domain_id == expected[i].domain_id);
-      CHECK(pop.range_id == expected[i].level);
-      CHECK(record.header().size == sizeof(pop));
-    }
+    CHECK(range.domain_id == expected[i].domain_id);
+    CHECK(range.ending == protocol::NvtxRangeEnding::kPopped);
+    CHECK(range.message_kind == NvtxMessageKind::kText);
+    CHECK(EventText(record) == expected[i].text);
+    CHECK(record.header().size == protocol::AlignedRecordSize(sizeof(range) + range.text_length));
+    CHECK(range.header.timestamp_ns >= records[0].header().timestamp_ns);
+    CHECK(range.end_ns >= range.header.timestamp_ns);
+    ranges.push_back(range);
   }
+  // Pushed outer, middle, in-domain; popped middle, in-domain, outer: the ends in that order, the
+  // starts nested.
+  CHECK(ranges[2].header.timestamp_ns <= ranges[0].header.timestamp_ns);
+  CHECK(ranges[0].header.timestamp_ns <= ranges[1].header.timestamp_ns);
+  CHECK(ranges[0].end_ns <= ranges[1].end_ns);
+  CHECK(ranges[1].end_ns <= ranges[2].end_ns);
 }
 
 TEST_CASE("each thread has its own push/pop stack", "[nvtx]") {
@@ -113,7 +107,13 @@ TEST_CASE("each thread has its own push/pop stack", "[nvtx]") {
   CHECK(other_push == 0);
   CHECK(other_pop == 0);
   CHECK(other_extra_pop < 0);
-  CHECK(TakeCapturedRecords().size() == 4);
+  const std::vector<CapturedRecord> records = TakeCapturedRecords();
+  REQUIRE(records.size() == 2);  // one range per thread, each on its own thread
+  CHECK(records[0].Text<NvtxEventRecord>(records[0].As<NvtxEventRecord>().text_length) ==
+        "other-level-0");
+  CHECK(records[1].Text<NvtxEventRecord>(records[1].As<NvtxEventRecord>().text_length) ==
+        "main-level-0");
+  CHECK(records[0].header().tid != records[1].header().tid);
 }
 
 TEST_CASE("range start returns unique ids and may end on another thread", "[nvtx]") {

@@ -40,7 +40,8 @@ class BuiltRecord {
 
 // Attributes of an event record beyond kind, thread, time and domain.
 struct EventFields {
-  uint64_t range_id = 0;  // push: nesting level; range start: the id
+  uint64_t range_id = 0;  // push/pop range: its end; range start: the id
+  protocol::NvtxRangeEnding ending = protocol::NvtxRangeEnding::kPopped;  // push/pop range
   protocol::NvtxMessageKind message_kind = protocol::NvtxMessageKind::kText;
   std::string_view text;
   uint64_t registered_string_id = 0;
@@ -68,16 +69,21 @@ inline BuiltRecord EventRecord(protocol::RecordKind kind, uint32_t tid, uint64_t
   record.has_color = fields.has_color ? 1 : 0;
   record.message_kind = fields.message_kind;
   record.payload_kind = fields.payload_kind;
+  record.ending = fields.ending;
   record.text_length = static_cast<uint32_t>(fields.text.size());
   return BuiltRecord(record, fields.text);
 }
 
-inline BuiltRecord Push(uint32_t tid, uint64_t time, uint64_t level, std::string_view text,
-                        uint64_t domain_id = 0) {
+// A push/pop range as it reaches the collector, whole: `end` is its pop, or for a range its
+// process ended with, what the launcher set (NvtxRangeEnding).
+inline BuiltRecord Range(uint32_t tid, uint64_t start, uint64_t end, std::string_view text,
+                         uint64_t domain_id = 0,
+                         protocol::NvtxRangeEnding ending = protocol::NvtxRangeEnding::kPopped) {
   EventFields fields;
-  fields.range_id = level;
+  fields.range_id = end;
+  fields.ending = ending;
   fields.text = text;
-  return EventRecord(protocol::RecordKind::kNvtxPush, tid, time, domain_id, fields);
+  return EventRecord(protocol::RecordKind::kNvtxPushPopRange, tid, start, domain_id, fields);
 }
 
 inline BuiltRecord RangeEnd(protocol::RecordKind kind, uint32_t tid, uint64_t time,
@@ -87,10 +93,6 @@ inline BuiltRecord RangeEnd(protocol::RecordKind kind, uint32_t tid, uint64_t ti
   record.domain_id = domain_id;
   record.range_id = range_id;
   return BuiltRecord(record, {});
-}
-
-inline BuiltRecord Pop(uint32_t tid, uint64_t time, uint64_t level, uint64_t domain_id = 0) {
-  return RangeEnd(protocol::RecordKind::kNvtxPop, tid, time, level, domain_id);
 }
 
 inline BuiltRecord Start(uint32_t tid, uint64_t time, uint64_t range_id, std::string_view text) {

@@ -16,6 +16,7 @@ namespace {
 
 using protocol::NvtxMessageKind;
 using protocol::NvtxPayloadKind;
+using protocol::NvtxRangeEnding;
 using protocol::RecordKind;
 using Rows = std::vector<std::vector<std::string>>;
 
@@ -73,49 +74,37 @@ std::vector<std::string> Row(std::string start, std::string end, std::string typ
           "NULL", "NULL",     "NULL",         "NULL",   "NULL"};
 }
 
-TEST_CASE("nested push/pop ranges become eventType 59 rows like nsys's", "[nvtx][tracker]") {
+TEST_CASE("push/pop ranges become eventType 59 rows like nsys's", "[nvtx][tracker]") {
   TrackerHarness harness("nvtx_tracker_pushpop");
-  harness.Feed(Push(11, 1100, 0, "outer"));
-  harness.Feed(Push(11, 1200, 1, "inner"));
-  harness.Feed(Pop(11, 1300, 1));
-  harness.Feed(Push(12, 1250, 0, "other thread"));
-  harness.Feed(Pop(12, 1260, 0));
-  harness.Feed(Pop(11, 1400, 0));
-  CHECK(harness.stats().unmatched_pops == 0);
+  // As they arrive: each at its pop, innermost first.
+  harness.Feed(Range(11, 1200, 1300, "inner"));
+  harness.Feed(Range(12, 1250, 1260, "other thread"));
+  harness.Feed(Range(11, 1100, 1400, "outer"));
+  harness.Feed(Range(11, 1500, 1600, "in domain 3", 3));
   CHECK(harness.Finish() ==
         Rows{Row("100", "400", "59", "NULL", "NULL", "NULL", "outer", Tid(11), "NULL", "NULL", "0"),
              Row("200", "300", "59", "NULL", "NULL", "NULL", "inner", Tid(11), "NULL", "NULL", "0"),
              Row("250", "260", "59", "NULL", "NULL", "NULL", "other thread", Tid(12), "NULL",
-                 "NULL", "0")});
+                 "NULL", "0"),
+             Row("500", "600", "59", "NULL", "NULL", "NULL", "in domain 3", Tid(11), "NULL", "NULL",
+                 "3")});
 }
 
-TEST_CASE("push/pop stacks are separate per domain", "[nvtx][tracker]") {
-  TrackerHarness harness("nvtx_tracker_domains_stacks");
-  harness.Feed(Push(11, 1100, 0, "default"));
-  harness.Feed(Push(11, 1200, 0, "in domain 3", 3));
-  harness.Feed(Pop(11, 1300, 0));  // closes "default", not the later push of domain 3
-  harness.Feed(Pop(11, 1400, 0, 3));
-  CHECK(harness.Finish() == Rows{Row("100", "300", "59", "NULL", "NULL", "NULL", "default", Tid(11),
-                                     "NULL", "NULL", "0"),
-                                 Row("200", "400", "59", "NULL", "NULL", "NULL", "in domain 3",
-                                     Tid(11), "NULL", "NULL", "3")});
-}
-
-TEST_CASE("pops without a matching push are ignored - lost pops leave their range open",
+TEST_CASE("ranges their process ended with: NULL end at an exit, the death's end at a death",
           "[nvtx][tracker]") {
-  TrackerHarness harness("nvtx_tracker_unmatched");
-  harness.Feed(Pop(11, 1050, 0));  // nothing open
-  harness.Feed(Push(11, 1100, 0, "kept"));
-  harness.Feed(Push(11, 1200, 1, "pop lost"));
-  harness.Feed(Pop(11, 1300, 0));  // level 0: level 1's pop was dropped
-  harness.Feed(Pop(11, 1350, 2));  // level 2 never pushed (its push was dropped)
-  harness.Feed(Pop(12, 1400, 0));  // other thread has nothing open
-  CHECK(harness.stats().unmatched_pops == 3);
+  TrackerHarness harness("nvtx_tracker_open_at_end");
+  harness.Feed(Range(11, 1100, 0, "open at exit", 0, NvtxRangeEnding::kOpenAtExit));
+  harness.Feed(Range(11, 1200, 2000, "open at death", 0, NvtxRangeEnding::kOpenAtDeath));
+  harness.Feed(Range(11, 1300, 1400, "unknown ending", 0, static_cast<NvtxRangeEnding>(7)));
   CHECK(harness.stats().unclosed_ranges == 1);
+  CHECK(harness.stats().ranges_ended_by_death == 1);
+  CHECK(harness.stats().malformed_records == 1);
+  // Ended by the death: endGlobalTid is the process's, a tid of 0.
   CHECK(harness.Finish() ==
-        Rows{Row("100", "300", "59", "NULL", "NULL", "NULL", "kept", Tid(11), "NULL", "NULL", "0"),
-             Row("200", "NULL", "59", "NULL", "NULL", "NULL", "pop lost", Tid(11), "NULL", "NULL",
-                 "0")});
+        Rows{Row("100", "NULL", "59", "NULL", "NULL", "NULL", "open at exit", Tid(11), "NULL",
+                 "NULL", "0"),
+             Row("200", "1000", "59", "NULL", "NULL", "NULL", "open at death", Tid(11),
+                 std::to_string(storage::GlobalPid(kPid)), "NULL", "0")});
 }
 
 TEST_CASE("start/end ranges are eventType 60 rows with rangeId and endGlobalTid",
@@ -189,9 +178,8 @@ TEST_CASE("registered strings go to StringIds and events reference them by textI
   fields.message_kind = NvtxMessageKind::kRegistered;
   fields.registered_string_id = 1;
   fields.text = "registered name";
-  fields.range_id = 0;
-  harness.Feed(EventRecord(RecordKind::kNvtxPush, 11, 1200, 2, fields));
-  harness.Feed(Pop(11, 1300, 0, 2));
+  fields.range_id = 1300;  // its end
+  harness.Feed(EventRecord(RecordKind::kNvtxPushPopRange, 11, 1200, 2, fields));
   fields.message_kind = NvtxMessageKind::kNone;
   fields.text = {};
   harness.Feed(EventRecord(RecordKind::kNvtxMark, 11, 1400, 2, fields));
@@ -224,7 +212,7 @@ TEST_CASE("domain destroy and category names are rows of their own", "[nvtx][tra
 
 TEST_CASE("ranges open at process end are written with a NULL end", "[nvtx][tracker]") {
   TrackerHarness harness("nvtx_tracker_unclosed");
-  harness.Feed(Push(11, 1100, 0, "never popped"));
+  harness.Feed(Range(11, 1100, 0, "never popped", 0, NvtxRangeEnding::kOpenAtExit));
   harness.Feed(Start(11, 1200, 4, "never ended"));
   harness.Feed(End(12, 1300, 99));  // its start never comes
   harness.EndProcess();
@@ -236,16 +224,14 @@ TEST_CASE("ranges open at process end are written with a NULL end", "[nvtx][trac
                                      Tid(11), "NULL", "NULL", "0")});
 }
 
-TEST_CASE("processes keep separate state even with equal tids and levels", "[nvtx][tracker]") {
+TEST_CASE("processes keep separate state even with equal tids", "[nvtx][tracker]") {
   TrackerHarness harness("nvtx_tracker_processes");
   collector::ProcessStream other;
   other.stream_id = 2;
   other.pid = 77;
   other.session_start_ns = kSessionStart;
-  harness.Feed(Push(11, 1100, 0, "pid 1234"));
-  harness.Feed(other, Push(11, 1150, 0, "pid 77"));
-  harness.Feed(other, Pop(11, 1200, 0));
-  harness.Feed(Pop(11, 1300, 0));
+  harness.Feed(other, Range(11, 1150, 1200, "pid 77"));
+  harness.Feed(Range(11, 1100, 1300, "pid 1234"));
   CHECK(harness.Finish() ==
         Rows{Row("100", "300", "59", "NULL", "NULL", "NULL", "pid 1234", Tid(11), "NULL", "NULL",
                  "0"),
@@ -260,11 +246,10 @@ TEST_CASE("the streams before and after exec keep separate state under one pid",
   after_exec.stream_id = 2;
   after_exec.pid = kPid;
   after_exec.session_start_ns = kSessionStart;
-  harness.Feed(Push(11, 1100, 0, "before exec"));
+  harness.Feed(Range(11, 1100, 0, "before exec", 0, NvtxRangeEnding::kOpenAtExit));
   harness.Feed(Start(11, 1150, 1, "started before exec"));
-  harness.Feed(after_exec, Push(11, 1200, 0, "after exec"));
   harness.Feed(after_exec, Start(11, 1250, 1, "started after exec"));
-  harness.Feed(after_exec, Pop(11, 1300, 0));
+  harness.Feed(after_exec, Range(11, 1200, 1300, "after exec"));
   harness.Feed(after_exec, End(11, 1350, 1));
   harness.EndProcess();
   CHECK(harness.stats().unclosed_ranges == 2);
@@ -280,14 +265,13 @@ TEST_CASE("the streams before and after exec keep separate state under one pid",
 
 TEST_CASE("records shorter than their struct are counted and skipped", "[nvtx][tracker]") {
   TrackerHarness harness("nvtx_tracker_malformed");
-  BuiltRecord short_push = Push(11, 1100, 0, "short");
-  short_push.mutable_header()->size = sizeof(protocol::NvtxEventRecord) - 8;
-  harness.Feed(short_push);
-  BuiltRecord not_nvtx = Push(11, 1100, 0, "wrong kind");
+  BuiltRecord short_range = Range(11, 1100, 1150, "short");
+  short_range.mutable_header()->size = sizeof(protocol::NvtxEventRecord) - 8;
+  harness.Feed(short_range);
+  BuiltRecord not_nvtx = Range(11, 1100, 1150, "wrong kind");
   not_nvtx.mutable_header()->kind = RecordKind::kOsrtCall;
   harness.Feed(not_nvtx);
-  harness.Feed(Push(11, 1200, 0, "fine"));
-  harness.Feed(Pop(11, 1300, 0));
+  harness.Feed(Range(11, 1200, 1300, "fine"));
   CHECK(harness.stats().malformed_records == 2);
   CHECK(harness.Finish() == Rows{Row("200", "300", "59", "NULL", "NULL", "NULL", "fine", Tid(11),
                                      "NULL", "NULL", "0")});

@@ -120,6 +120,12 @@ void AddCraftedFiles(Writer* w) {
   w->Altered("planted_views",
              "DROP TABLE StringIds; CREATE VIEW StringIds AS SELECT 1 AS id, 'x' AS value;"
              "DROP TABLE OSRT_API; CREATE VIEW OSRT_API AS SELECT 'a' AS start;");
+  // Any query that read this view would never end.
+  w->Altered("endless_view",
+             "DROP TABLE NVTX_EVENTS; CREATE VIEW NVTX_EVENTS AS WITH RECURSIVE n(x) AS "
+             "(SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x AS start, x + 1 AS end, "
+             "x AS globalTid, 59 AS eventType, 'r' AS text, NULL AS textId, 0 AS domainId, "
+             "NULL AS endGlobalTid, NULL AS rangeId, NULL AS category, NULL AS color FROM n;");
   w->Altered("planted_trigger",
              "CREATE TABLE log (x); CREATE TRIGGER spy AFTER INSERT ON StringIds "
              "BEGIN INSERT INTO log VALUES (1); END;");

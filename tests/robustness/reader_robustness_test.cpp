@@ -1,6 +1,9 @@
 // prof stats, analyze, diff and export through the prof executable on damaged, foreign and crafted
 // report files: one "prof: error: ..." line and the command's error code, or a correct result;
 // never a crash, a changed input, a file beside the input, or a partial output.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -144,6 +147,54 @@ TEST_CASE("readers name what is wrong with an unreadable file", "[robustness]") 
       CHECK(result.err == "prof: error: " + report.path + reason + "\n");
     }
   }
+}
+
+TEST_CASE("a view that never ends under a table's name is refused, not run", "[robustness]") {
+  const HostileReport& report = Find(Reports().hostile, "endless_view");
+  for (const ReaderCommand& command : ReaderCommands()) {
+    // export --type=sqlite copies the file's bytes and runs nothing in it.
+    if (command.name == "export_sqlite") continue;
+    // timeout(1) turns a reader that runs the view into a failure (124) instead of a hung test.
+    std::vector<std::string> argv = command.args(report.path, prof::test::MakeTempDir("endless"));
+    argv.insert(argv.begin(), {"timeout", "20"});
+    const CommandResult result = RunCommand(argv);
+    INFO(command.name << ": " << result.err);
+    CHECK(result.exit_code == command.error_exit_code);
+    CHECK(result.err.rfind("prof: error: ", 0) == 0);
+    CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+    CHECK_THAT(result.err, Catch::EndsWith(report.path + ": NVTX_EVENTS is a view, not a table\n"));
+  }
+}
+
+TEST_CASE("readers name the system's reason when a report cannot be opened", "[robustness]") {
+  const std::string dir = prof::test::MakeTempDir("unopenable");
+  const std::string not_a_directory = Reports().valid + "/r.sqlite";
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {dir + "/missing.sqlite", "report file not found: " + dir + "/missing.sqlite"},
+      {dir, "cannot read " + dir + ": Is a directory"},
+      {not_a_directory, "cannot open " + not_a_directory + ": Not a directory"},
+  };
+  for (const auto& [path, message] : expected) {
+    for (const ReaderCommand& command : ReaderCommands()) {
+      const CommandResult result = RunCommand(command.args(path, dir));
+      INFO(command.name << " on " << path);
+      CHECK(result.exit_code == command.error_exit_code);
+      CHECK(result.err == "prof: error: " + message + "\n");
+    }
+  }
+}
+
+TEST_CASE("a report prof may not read is refused with the reason", "[robustness]") {
+  if (geteuid() == 0) {
+    WARN("skipped: root reads files whatever their permissions");
+    return;
+  }
+  const std::string report = prof::test::MakeTempDir("unreadable") + "/r.sqlite";
+  WriteBytes(report, ReadBytes(Reports().valid));
+  REQUIRE(chmod(report.c_str(), 0) == 0);
+  const CommandResult result = RunCommand(Args({"stats", report}));
+  CHECK(result.exit_code == 1);
+  CHECK(result.err == "prof: error: cannot open " + report + ": Permission denied\n");
 }
 
 TEST_CASE("a query on missing columns fails with SQLite's reason on one line", "[robustness]") {

@@ -133,6 +133,7 @@ TEST_CASE("Finish writes the session tables and builds the indexes", "[storage][
              {"exit_status", "0"},
              {"duration_ns", "6327000000"},
              {"dropped_records", "0"},
+             {"torn_records", "0"},
              {"unknown_records", "0"},
              {"broken_streams", "0"},
              {"cuda_dropped_records", "0"},

@@ -55,6 +55,7 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
   session.exit_status = 137;
   session.duration_ns = 6327000000;
   session.dropped_records = 3;
+  session.torn_records = 7;
   session.unknown_records = 4;
   session.broken_streams = 5;
   session.cuda_dropped_records = 6;
@@ -69,6 +70,7 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
       {"exit_status", "137"},
       {"duration_ns", "6327000000"},
       {"dropped_records", "3"},
+      {"torn_records", "7"},
       {"unknown_records", "4"},
       {"broken_streams", "5"},
       {"cuda_dropped_records", "6"},

@@ -1,6 +1,8 @@
 /* A program with known behaviour for the record-stream tests (tracing with --trace=nvtx):
  *   stream_program flood THREADS N   THREADS threads each emit N NVTX marks "flood" at full speed
  *   stream_program paced THREADS N R THREADS threads each push/pop N ranges "paced", R per second
+ *   stream_program ranges THREADS MS THREADS threads push/pop ranges "flood" (nested in "outer")
+ *                                    at full speed for MS milliseconds; prints how many in all
  *   stream_program names             names threads through prctl and pthread_setname_np
  *   stream_program fork              fork() without exec: parent and child each mark once
  *   stream_program exec              fork()+exec of itself as "stream_program child"
@@ -65,6 +67,37 @@ static int RunPaced(int threads, long ranges, double rate) {
   return 0;
 }
 
+static long long flood_until_ns;
+
+/* Ranges until the deadline, checking the clock every 1,000; returns the count. */
+static void* FloodRanges(void* unused) {
+  long count = 0;
+  nvtxRangePushA("outer");
+  while (NowNs() < flood_until_ns) {
+    for (int i = 0; i < 1000; ++i) {
+      nvtxRangePushA("flood");
+      nvtxRangePop();
+    }
+    count += 1000;
+  }
+  nvtxRangePop();
+  return (void*)count;
+}
+
+static int RunRangeFlood(int threads, long milliseconds) {
+  pthread_t ids[64];
+  flood_until_ns = NowNs() + milliseconds * 1000000LL;
+  for (int i = 0; i < threads; ++i) pthread_create(&ids[i], NULL, FloodRanges, NULL);
+  long total = 0;
+  for (int i = 0; i < threads; ++i) {
+    void* count;
+    pthread_join(ids[i], &count);
+    total += (long)count;
+  }
+  printf("%ld\n", total);
+  return 0;
+}
+
 static pthread_barrier_t all_marked; /* both workers and main have emitted */
 static pthread_barrier_t b_named;    /* main has named worker b */
 
@@ -126,6 +159,9 @@ int main(int argc, char** argv) {
   if (argc >= 4 && strcmp(argv[1], "flood") == 0) return RunFlood(atoi(argv[2]), atol(argv[3]));
   if (argc >= 5 && strcmp(argv[1], "paced") == 0) {
     return RunPaced(atoi(argv[2]), atol(argv[3]), atof(argv[4]));
+  }
+  if (argc >= 4 && strcmp(argv[1], "ranges") == 0) {
+    return RunRangeFlood(atoi(argv[2]), atol(argv[3]));
   }
   if (argc >= 2 && strcmp(argv[1], "names") == 0) return RunNames();
   if (argc >= 2 && strcmp(argv[1], "fork") == 0) return RunFork();

@@ -1,35 +1,14 @@
-#include "injection/core/thread_buffer.h"
-
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include "injection/protocol/thread_ring.h"
 
 #include <algorithm>
 #include <cstring>
-#include <new>
 
 #include "injection/protocol/record_format.h"
 
-namespace prof::injection {
-namespace {
-
-std::atomic<ThreadBuffer*> g_pool_head{nullptr};
-
-// Raw system calls: the mmap wrappers may be interposed by the OS-runtime tracer. No huge pages:
-// where transparent huge pages are "always", a ring's first record would make 2 MiB resident.
-void* MapAnonymous(size_t bytes) {
-  const long result =
-      syscall(SYS_mmap, nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (result < 0 && result > -4096) return nullptr;
-  syscall(SYS_madvise, result, bytes, MADV_NOHUGEPAGE);  // advice only: a failure changes nothing
-  return reinterpret_cast<void*>(result);
-}
-
-}  // namespace
-
-bool ThreadBuffer::TryAppend(const void* first, size_t first_size, const void* second,
-                             size_t second_size) {
-  const size_t total = protocol::AlignedRecordSize(first_size + second_size);
+namespace prof::protocol {
+bool ThreadRing::TryAppend(const void* first, size_t first_size, const void* second,
+                           size_t second_size) {
+  const size_t total = AlignedRecordSize(first_size + second_size);
   // A header's size field is 16 bits: 65,536 would read as 0, a gap marker.
   if (total > UINT16_MAX) return false;
   uint64_t head = head_.load(std::memory_order_relaxed);
@@ -57,6 +36,8 @@ bool ThreadBuffer::TryAppend(const void* first, size_t first_size, const void* s
     head = NextLapStart(head);
   }
   if (kCapacity - (head - tail) < total) return false;
+  // Set until `head` publishes the record: a death in between leaves the mark for the launcher.
+  writing_.store(1, std::memory_order_relaxed);
   // The ring is copied piecewise so that a record may wrap around its end.
   size_t offset = head & (kCapacity - 1);
   auto copy_in = [&](const void* source, size_t size) {
@@ -72,14 +53,15 @@ bool ThreadBuffer::TryAppend(const void* first, size_t first_size, const void* s
   };
   copy_in(first, first_size);
   if (second_size > 0) copy_in(second, second_size);
-  static constexpr char kPadding[protocol::kRecordAlignment] = {};
+  static constexpr char kPadding[kRecordAlignment] = {};
   const size_t padding = total - first_size - second_size;
   if (padding > 0) copy_in(kPadding, padding);
   head_.store(head + total, std::memory_order_release);
+  writing_.store(0, std::memory_order_release);
   return true;
 }
 
-size_t ThreadBuffer::Drain(char* out, size_t capacity) {
+size_t ThreadRing::Drain(char* out, size_t capacity) {
   // `head` first: the owner moves `tail` only when it rewinds an empty ring, and before `head`.
   // So a `head` that shows records comes with the `tail` they follow, and an empty ring reads as
   // tail >= head, whether or not a rewind came in between.
@@ -118,7 +100,60 @@ size_t ThreadBuffer::Drain(char* out, size_t capacity) {
   return count;
 }
 
-uint16_t ThreadBuffer::RecordSizeAt(uint64_t position) const {
+bool ThreadRing::OpenRange(const void* record, size_t record_size, const void* text,
+                           size_t text_size) {
+  const size_t total = AlignedRecordSize(record_size + text_size);
+  const uint32_t used = open_bytes_.load(std::memory_order_relaxed);
+  if (total > UINT16_MAX || used > kOpenRangeBytes || kOpenRangeBytes - used < total) return false;
+  char* entry = open_ranges_ + used;
+  std::memcpy(entry, record, record_size);
+  std::memcpy(entry + record_size, text, text_size);
+  std::memset(entry + record_size + text_size, 0, total - record_size - text_size);
+  // Published whole: the launcher reads [0, open_bytes_) only.
+  open_bytes_.store(used + static_cast<uint32_t>(total), std::memory_order_release);
+  return true;
+}
+
+size_t ThreadRing::TakeOpenRange(uint64_t domain_id, uint64_t level, char* out, size_t capacity) {
+  const uint32_t used = open_bytes_.load(std::memory_order_relaxed);
+  // The innermost range of the domain is the last of its entries; ranges of other domains may
+  // sit above it (NVTX nests per domain).
+  uint32_t found = used;
+  uint16_t found_size = 0;
+  if (used > kOpenRangeBytes) return 0;
+  for (uint32_t offset = 0; offset + sizeof(NvtxEventRecord) <= used;) {
+    NvtxEventRecord record;
+    std::memcpy(&record, open_ranges_ + offset, sizeof(record));
+    if (record.header.size < sizeof(record)) break;  // not written by this thread: stop
+    if (record.domain_id == domain_id && record.level == level) {
+      found = offset;
+      found_size = record.header.size;
+    }
+    offset += record.header.size;
+  }
+  if (found == used || found_size > capacity || found_size > used - found) return 0;
+  writing_.store(1, std::memory_order_relaxed);
+  std::memcpy(out, open_ranges_ + found, found_size);
+  const uint32_t above = used - found - found_size;
+  if (above > 0) {
+    // The launcher must never see the entries above while they move down: it sees the ranges
+    // below until they are back in place (a death in between loses them, counted as torn).
+    open_bytes_.store(found, std::memory_order_release);
+    std::memmove(open_ranges_ + found, open_ranges_ + found + found_size, above);
+  }
+  open_bytes_.store(found + above, std::memory_order_release);
+  return found_size;
+}
+
+size_t ThreadRing::CopyOpenRanges(char* out, size_t capacity) const {
+  const size_t used =
+      std::min<size_t>(open_bytes_.load(std::memory_order_acquire), kOpenRangeBytes);
+  const size_t count = std::min(used, capacity);
+  std::memcpy(out, open_ranges_, count);
+  return count;
+}
+
+uint16_t ThreadRing::RecordSizeAt(uint64_t position) const {
   // Record sizes sit at byte 2 of each header; a record may wrap between those two bytes.
   const size_t size_offset = (position + 2) & (kCapacity - 1);
   uint16_t size;
@@ -127,7 +162,7 @@ uint16_t ThreadBuffer::RecordSizeAt(uint64_t position) const {
   return size;
 }
 
-size_t ThreadBuffer::UsedBytes() const {
+size_t ThreadRing::UsedBytes() const {
   // The owner's figure is exact. The drainer's may come from a rewind half done (new tail, old
   // head: nothing to drain) or from positions on both sides of it (an overstatement, at most the
   // capacity): the drainer stops on an empty Drain() anyway.
@@ -143,50 +178,4 @@ size_t ThreadBuffer::UsedBytes() const {
   return std::min<uint64_t>(used, kCapacity);
 }
 
-void ThreadBuffer::Reset() {
-  head_.store(0, std::memory_order_relaxed);
-  tail_.store(0, std::memory_order_relaxed);
-  gap_start_.store(0, std::memory_order_relaxed);
-  dropped.store(0, std::memory_order_relaxed);
-  dropped_reported = 0;
-  dropping = false;
-}
-
-ThreadBuffer* ThreadBuffer::MapNew() {
-  void* memory = MapAnonymous(sizeof(ThreadBuffer));
-  // Default-initialised, not value-initialised (`ThreadBuffer()`), which would zero the whole
-  // ring and make all of it resident at once; fresh anonymous pages read as zero anyway.
-  return memory != nullptr ? new (memory) ThreadBuffer : nullptr;
-}
-
-ThreadBuffer* AcquireThreadBuffer(uint32_t tid) {
-  for (ThreadBuffer* buffer = FirstThreadBuffer(); buffer != nullptr; buffer = buffer->next) {
-    ThreadBuffer::State expected = ThreadBuffer::State::kFree;
-    // Claimed first, owned once the owner fields are written: readers of an owned buffer's
-    // owner_tid (the drainer's dropped reports, thread naming) never see them half written.
-    if (buffer->state.compare_exchange_strong(expected, ThreadBuffer::State::kClaimed,
-                                              std::memory_order_acquire)) {
-      buffer->owner_tid = tid;
-      buffer->owner_thread = pthread_self();
-      // The previous owner's overflow episode is over: its ring was drained.
-      buffer->dropping = false;
-      buffer->state.store(ThreadBuffer::State::kOwned, std::memory_order_release);
-      return buffer;
-    }
-  }
-  ThreadBuffer* buffer = ThreadBuffer::MapNew();
-  if (buffer == nullptr) return nullptr;
-  buffer->state.store(ThreadBuffer::State::kOwned, std::memory_order_relaxed);
-  buffer->owner_tid = tid;
-  buffer->owner_thread = pthread_self();
-  ThreadBuffer* head = g_pool_head.load(std::memory_order_relaxed);
-  do {
-    buffer->next = head;
-  } while (!g_pool_head.compare_exchange_weak(head, buffer, std::memory_order_release,
-                                              std::memory_order_relaxed));
-  return buffer;
-}
-
-ThreadBuffer* FirstThreadBuffer() { return g_pool_head.load(std::memory_order_acquire); }
-
-}  // namespace prof::injection
+}  // namespace prof::protocol

@@ -1,6 +1,6 @@
-#include "injection/core/thread_buffer.h"
+#include "injection/protocol/thread_ring.h"
 
-#include <sys/mman.h>  // mincore
+#include <sys/mman.h>  // mmap, mincore
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -15,12 +16,20 @@
 #include "injection/protocol/record_format.h"
 
 using namespace prof::protocol;
-using prof::injection::ThreadBuffer;
+using prof::protocol::ThreadRing;
 
 namespace {
 
+// A ring in fresh anonymous memory, as a segment's ring is: pages become resident only as they
+// are written.
+ThreadRing* MapRing() {
+  void* memory =
+      mmap(nullptr, sizeof(ThreadRing), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return memory == MAP_FAILED ? nullptr : new (memory) ThreadRing;
+}
+
 // A 40-byte record whose timestamp numbers it, followed by `text`.
-bool Append(ThreadBuffer* buffer, uint64_t number, const std::string& text = "") {
+bool Append(ThreadRing* buffer, uint64_t number, const std::string& text = "") {
   OsrtCallRecord record{};
   record.header = {RecordKind::kOsrtCall,
                    static_cast<uint16_t>(AlignedRecordSize(sizeof(record) + text.size())), 1,
@@ -43,27 +52,27 @@ std::vector<uint64_t> Numbers(const char* bytes, size_t size) {
 }  // namespace
 
 TEST_CASE("the ring refuses records once full and accepts them again after a drain", "[ring]") {
-  auto buffer = std::make_unique<ThreadBuffer>();
+  auto buffer = std::make_unique<ThreadRing>();
   const size_t per_record = 40;
-  const size_t fits = ThreadBuffer::kCapacity / per_record;
+  const size_t fits = ThreadRing::kCapacity / per_record;
   for (size_t i = 0; i < fits; ++i) REQUIRE(Append(buffer.get(), i));
   CHECK_FALSE(Append(buffer.get(), fits));
   CHECK(buffer->UsedBytes() == fits * per_record);
 
-  std::vector<char> out(ThreadBuffer::kCapacity);
+  std::vector<char> out(ThreadRing::kCapacity);
   CHECK(buffer->Drain(out.data(), out.size()) == fits * per_record);
   CHECK(buffer->UsedBytes() == 0);
   CHECK(Append(buffer.get(), fits));
 }
 
 TEST_CASE("records that wrap around the ring's end drain intact and in order", "[ring]") {
-  auto buffer = std::make_unique<ThreadBuffer>();
-  std::vector<char> out(ThreadBuffer::kCapacity);
+  auto buffer = std::make_unique<ThreadRing>();
+  std::vector<char> out(ThreadRing::kCapacity);
   // Fill the ring up to 32 bytes before its end and drain only the first record: the ring's start
   // then has 40 free bytes, too few to go on there with a 64-byte record (the early wrap) but
   // enough for the 32 bytes of it that wrap.
-  const size_t filler = (ThreadBuffer::kCapacity - 32) / 40;
-  static_assert((ThreadBuffer::kCapacity - 32) % 40 == 0);
+  const size_t filler = (ThreadRing::kCapacity - 32) / 40;
+  static_assert((ThreadRing::kCapacity - 32) % 40 == 0);
   for (size_t i = 0; i < filler; ++i) REQUIRE(Append(buffer.get(), i));
   REQUIRE(buffer->Drain(out.data(), 40) == 40);
   const std::string text = "a name that wraps around";  // 40 + 24 = 64 bytes
@@ -79,7 +88,7 @@ TEST_CASE("records that wrap around the ring's end drain intact and in order", "
 }
 
 TEST_CASE("a thread that emits steadily goes on at the ring's start past kReuseBytes", "[ring]") {
-  ThreadBuffer* buffer = ThreadBuffer::MapNew();
+  ThreadRing* buffer = MapRing();
   REQUIRE(buffer != nullptr);
   std::vector<char> out(1 << 16);
   // The ring is never empty: every drain leaves the newest record behind, as a flusher does that
@@ -100,24 +109,24 @@ TEST_CASE("a thread that emits steadily goes on at the ring's start past kReuseB
   CHECK(expected == number);
   CHECK(buffer->UsedBytes() == 0);
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> resident((sizeof(ThreadBuffer) + page - 1) / page);
-  REQUIRE(mincore(buffer, sizeof(ThreadBuffer), resident.data()) == 0);
+  std::vector<unsigned char> resident((sizeof(ThreadRing) + page - 1) / page);
+  REQUIRE(mincore(buffer, sizeof(ThreadRing), resident.data()) == 0);
   size_t resident_pages = 0;
   for (unsigned char flags : resident) resident_pages += flags & 1;
   // kReuseBytes and one round's records past it, and the header's page; without the early wrap
   // all 20 MiB (5,120 pages) would be resident.
-  CHECK(resident_pages <= (ThreadBuffer::kReuseBytes + 8192) / page + 2);
-  CHECK(resident_pages >= ThreadBuffer::kReuseBytes / page);
+  CHECK(resident_pages <= (ThreadRing::kReuseBytes + 8192) / page + 2);
+  CHECK(resident_pages >= ThreadRing::kReuseBytes / page);
 }
 
 TEST_CASE("a skipped gap holds no records, and the drain that reaches it passes it", "[ring]") {
-  ThreadBuffer* buffer = ThreadBuffer::MapNew();
+  ThreadRing* buffer = MapRing();
   REQUIRE(buffer != nullptr);
   // Records up to just past kReuseBytes, all drained but the last: the next record goes on at the
   // ring's start.
-  const uint64_t before_gap = ThreadBuffer::kReuseBytes / 40 + 1;
+  const uint64_t before_gap = ThreadRing::kReuseBytes / 40 + 1;
   for (uint64_t number = 0; number < before_gap; ++number) REQUIRE(Append(buffer, number));
-  std::vector<char> out(ThreadBuffer::kCapacity);
+  std::vector<char> out(ThreadRing::kCapacity);
   REQUIRE(buffer->Drain(out.data(), (before_gap - 1) * 40) == (before_gap - 1) * 40);
   REQUIRE(Append(buffer, before_gap));
   CHECK(buffer->UsedBytes() == 80);  // the record before the gap and the one after it
@@ -128,7 +137,7 @@ TEST_CASE("a skipped gap holds no records, and the drain that reaches it passes 
   // So a burst now has the whole ring again.
   uint64_t number = before_gap + 1;
   while (Append(buffer, number)) ++number;
-  CHECK(number - before_gap == (ThreadBuffer::kCapacity - 40) / 40 + 1);
+  CHECK(number - before_gap == (ThreadRing::kCapacity - 40) / 40 + 1);
   const size_t drained = buffer->Drain(out.data(), out.size());
   const std::vector<uint64_t> numbers = Numbers(out.data(), drained);
   CHECK(numbers.size() == number - before_gap);
@@ -137,7 +146,7 @@ TEST_CASE("a skipped gap holds no records, and the drain that reaches it passes 
 }
 
 TEST_CASE("a burst that outruns the drainer keeps the whole ring", "[ring]") {
-  ThreadBuffer* buffer = ThreadBuffer::MapNew();
+  ThreadRing* buffer = MapRing();
   REQUIRE(buffer != nullptr);
   // 2 MiB of records, of which the drainer has taken only the first 100 KB: a backlog of 1.9 MB,
   // past kReuseBytes. Going on at the ring's start now would leave the burst 100 KB of room.
@@ -148,12 +157,12 @@ TEST_CASE("a burst that outruns the drainer keeps the whole ring", "[ring]") {
   REQUIRE(buffer->Drain(out.data(), out.size()) == 100000);
   while (Append(buffer, number)) ++number;
   // Full only when the whole ring is: all of it but what is left of one record's size.
-  CHECK(buffer->UsedBytes() > ThreadBuffer::kCapacity - 40);
-  CHECK(number == (ThreadBuffer::kCapacity + 100000) / 40);
+  CHECK(buffer->UsedBytes() > ThreadRing::kCapacity - 40);
+  CHECK(number == (ThreadRing::kCapacity + 100000) / 40);
 }
 
 TEST_CASE("a drain bounded by capacity stops at a record boundary", "[ring]") {
-  auto buffer = std::make_unique<ThreadBuffer>();
+  auto buffer = std::make_unique<ThreadRing>();
   for (uint64_t i = 0; i < 10; ++i) REQUIRE(Append(buffer.get(), i));
   std::vector<char> out(100);
   CHECK(buffer->Drain(out.data(), out.size()) == 80);
@@ -163,18 +172,18 @@ TEST_CASE("a drain bounded by capacity stops at a record boundary", "[ring]") {
 
 TEST_CASE("a thread whose ring keeps emptying reuses the pages at its start", "[ring]") {
   // A new buffer, as a new thread gets one (its memory is never unmapped, as in the program).
-  ThreadBuffer* buffer = ThreadBuffer::MapNew();
+  ThreadRing* buffer = MapRing();
   REQUIRE(buffer != nullptr);
   std::vector<char> out(1 << 16);
   // Twice the ring's size in total, 100 records (4,000 bytes) at a time, drained in between.
   uint64_t number = 0;
-  for (size_t round = 0; round < 2 * ThreadBuffer::kCapacity / 4000; ++round) {
+  for (size_t round = 0; round < 2 * ThreadRing::kCapacity / 4000; ++round) {
     for (int i = 0; i < 100; ++i) REQUIRE(Append(buffer, number++));
     REQUIRE(Numbers(out.data(), buffer->Drain(out.data(), out.size())).front() == number - 100);
   }
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> resident((sizeof(ThreadBuffer) + page - 1) / page);
-  REQUIRE(mincore(buffer, sizeof(ThreadBuffer), resident.data()) == 0);
+  std::vector<unsigned char> resident((sizeof(ThreadRing) + page - 1) / page);
+  REQUIRE(mincore(buffer, sizeof(ThreadRing), resident.data()) == 0);
   size_t resident_pages = 0;
   for (unsigned char flags : resident) resident_pages += flags & 1;
   // The header's page and the first 4,000 bytes of the ring: 2 or 3 pages, not the whole ring.
@@ -184,7 +193,7 @@ TEST_CASE("a thread whose ring keeps emptying reuses the pages at its start", "[
 TEST_CASE("a producer and a drainer at once: every record arrives whole, in order", "[ring]") {
   // The drainer often finds the ring empty, so the producer rewinds it many times while the
   // drainer reads; records of varying sizes also wrap around the end.
-  ThreadBuffer* buffer = ThreadBuffer::MapNew();
+  ThreadRing* buffer = MapRing();
   REQUIRE(buffer != nullptr);
   constexpr uint64_t kRecords = 300000;
   const auto text_of = [](uint64_t number) { return std::string(number % 23, 'a' + number % 26); };
@@ -219,5 +228,68 @@ TEST_CASE("a producer and a drainer at once: every record arrives whole, in orde
   watcher.join();
   CHECK(mismatches == 0);
   CHECK(buffer->UsedBytes() == 0);
-  CHECK(largest_used <= ThreadBuffer::kCapacity);
+  CHECK(largest_used <= ThreadRing::kCapacity);
+}
+
+namespace {
+
+bool Open(ThreadRing* ring, uint64_t domain_id, uint64_t level, const std::string& text) {
+  NvtxEventRecord record{};
+  record.header = {RecordKind::kNvtxPushPopRange,
+                   static_cast<uint16_t>(AlignedRecordSize(sizeof(record) + text.size())), 1, 0};
+  record.domain_id = domain_id;
+  record.level = level;
+  record.text_length = static_cast<uint32_t>(text.size());
+  return ring->OpenRange(&record, sizeof(record), text.data(), text.size());
+}
+
+// The text of the range `Take` removed, or "" when none.
+std::string Take(ThreadRing* ring, uint64_t domain_id, uint64_t level) {
+  std::vector<char> out(ThreadRing::kOpenRangeBytes);
+  const size_t size = ring->TakeOpenRange(domain_id, level, out.data(), out.size());
+  if (size == 0) return "";
+  ring->EndWrite();
+  NvtxEventRecord record;
+  std::memcpy(&record, out.data(), sizeof(record));
+  return std::string(out.data() + sizeof(record), record.text_length);
+}
+
+std::vector<std::string> OpenTexts(const ThreadRing& ring) {
+  std::vector<char> out(ThreadRing::kOpenRangeBytes);
+  const size_t size = ring.CopyOpenRanges(out.data(), out.size());
+  std::vector<std::string> texts;
+  for (size_t offset = 0; offset < size;) {
+    NvtxEventRecord record;
+    std::memcpy(&record, out.data() + offset, sizeof(record));
+    texts.emplace_back(out.data() + offset + sizeof(record), record.text_length);
+    offset += record.header.size;
+  }
+  return texts;
+}
+
+}  // namespace
+
+TEST_CASE("open ranges nest per domain and end in any domain's order", "[ring]") {
+  auto ring = std::make_unique<ThreadRing>();
+  REQUIRE(Open(ring.get(), 0, 0, "a"));
+  REQUIRE(Open(ring.get(), 1, 0, "b in domain 1"));
+  REQUIRE(Open(ring.get(), 0, 1, "c"));
+  CHECK(Take(ring.get(), 0, 1) == "c");
+  // Below the other domain's range: taken from the middle, the rest kept in order.
+  CHECK(Take(ring.get(), 0, 0) == "a");
+  CHECK(OpenTexts(*ring) == std::vector<std::string>{"b in domain 1"});
+  CHECK(Take(ring.get(), 0, 0).empty());  // its push was never kept
+  CHECK(Take(ring.get(), 1, 0) == "b in domain 1");
+  CHECK(OpenTexts(*ring).empty());
+}
+
+TEST_CASE("open ranges beyond their memory are refused, not written past it", "[ring]") {
+  auto ring = std::make_unique<ThreadRing>();
+  const std::string text(1000, 'x');
+  const size_t per_range = AlignedRecordSize(sizeof(NvtxEventRecord) + text.size());
+  uint64_t level = 0;
+  while (Open(ring.get(), 0, level, text)) ++level;
+  CHECK(level == ThreadRing::kOpenRangeBytes / per_range);
+  CHECK(Take(ring.get(), 0, level - 1) == text);
+  CHECK(Open(ring.get(), 0, level - 1, text));
 }

@@ -1,0 +1,196 @@
+#include "collector/process_rings.h"
+
+#include <sys/shm.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "injection/protocol/clock.h"
+#include "injection/protocol/record_format.h"
+#include "injection/protocol/thread_ring.h"
+
+namespace prof::collector {
+namespace {
+
+using protocol::RecordKind;
+using protocol::ThreadRing;
+
+// A bound on what a process may announce: 1,024 rings per segment is 64 times what prof makes.
+constexpr uint32_t kMaxRingsPerSegment = 1024;
+
+}  // namespace
+
+ProcessRings::~ProcessRings() {
+  for (const Segment& segment : segments_) shmdt(segment.base);
+}
+
+bool ProcessRings::AddSegment(int segment_id, uint32_t ring_count, uint32_t pid,
+                              std::string* error) {
+  // The announcing process made it (and has it attached), for its rings: anything else of this
+  // user's is not attached, let alone written to.
+  shmid_ds status{};
+  if (ring_count == 0 || ring_count > kMaxRingsPerSegment ||
+      shmctl(segment_id, IPC_STAT, &status) != 0 || status.shm_cpid != static_cast<pid_t>(pid) ||
+      status.shm_segsz < protocol::RingSegmentBytes(ring_count)) {
+    *error = "a ring segment that is not the process's own";
+    return false;
+  }
+  void* base = shmat(segment_id, nullptr, 0);
+  if (base == reinterpret_cast<void*>(-1)) {
+    *error = std::string("cannot attach a ring segment: ") + std::strerror(errno);
+    return false;
+  }
+  // Attached: the segment now lives until its last detach, ours included, and then goes. (The
+  // process leaves this to the launcher, so that its records outlive it even if it dies before
+  // the launcher got here.)
+  shmctl(segment_id, IPC_RMID, nullptr);
+  const auto* header = static_cast<const protocol::RingSegmentHeader*>(base);
+  if (header->magic != protocol::kRingSegmentMagic ||
+      header->version != protocol::kRingSegmentVersion || header->ring_count != ring_count) {
+    shmdt(base);
+    *error = "a ring segment of another prof version";
+    return false;
+  }
+  Segment segment;
+  segment.base = base;
+  segment.id = segment_id;
+  segment.ring_count = ring_count;
+  segment.dropped_seen.assign(ring_count, 0);
+  segments_.push_back(std::move(segment));
+  return true;
+}
+
+size_t ProcessRings::AppendLoss(char* out, uint16_t kind, uint32_t tid, uint64_t count) {
+  if (count == 0) return 0;
+  // DroppedRecordsRecord and TornRecordsRecord share this layout: a header and a count.
+  static_assert(sizeof(protocol::DroppedRecordsRecord) == sizeof(protocol::TornRecordsRecord));
+  protocol::DroppedRecordsRecord record{};
+  record.header = {static_cast<RecordKind>(kind), sizeof(record), tid, protocol::MonotonicNowNs()};
+  record.dropped = count;
+  std::memcpy(out, &record, sizeof(record));
+  return sizeof(record);
+}
+
+void ProcessRings::Ended(bool died, uint64_t end_ns) {
+  ended_ = true;
+  died_ = died;
+  end_ns_ = end_ns;
+}
+
+ThreadRing* ProcessRings::RingAt(size_t index, Segment** segment, size_t* index_in_segment) {
+  for (Segment& candidate : segments_) {
+    if (index < candidate.ring_count) {
+      *segment = &candidate;
+      *index_in_segment = index;
+      return protocol::RingInSegment(candidate.base, static_cast<uint32_t>(index));
+    }
+    index -= candidate.ring_count;
+  }
+  return nullptr;
+}
+
+size_t ProcessRings::AppendOpenRanges(const ThreadRing& ring, char* out,
+                                      protocol::NvtxRangeEnding ending, uint64_t end_ns) {
+  const size_t copied = ring.CopyOpenRanges(out, ThreadRing::kOpenRangeBytes);
+  // Whole kNvtxPushPopRange records as the thread left them: checked, then given their ending.
+  size_t offset = 0;
+  while (offset + sizeof(protocol::NvtxEventRecord) <= copied) {
+    protocol::NvtxEventRecord range;
+    std::memcpy(&range, out + offset, sizeof(range));
+    if (range.header.kind != RecordKind::kNvtxPushPopRange || range.header.size < sizeof(range) ||
+        range.header.size % protocol::kRecordAlignment != 0 ||
+        range.header.size > copied - offset) {
+      break;  // not what the thread wrote: the rest is not used
+    }
+    range.ending = ending;
+    range.end_ns = end_ns;
+    std::memcpy(out + offset, &range, sizeof(range));
+    offset += range.header.size;
+  }
+  return offset;
+}
+
+size_t ProcessRings::Drain(char* out, size_t capacity) {
+  constexpr size_t kLossBytes = sizeof(protocol::DroppedRecordsRecord);
+  size_t used = 0;
+  if (!segments_.empty()) {
+    auto* first = static_cast<protocol::RingSegmentHeader*>(segments_.front().base);
+    const uint64_t dropped = first->dropped_without_ring.load(std::memory_order_relaxed);
+    used += AppendLoss(out, static_cast<uint16_t>(RecordKind::kDroppedRecords), 0,
+                       dropped - dropped_without_ring_seen_);
+    dropped_without_ring_seen_ = dropped;
+  }
+  size_t total_rings = 0;
+  for (const Segment& segment : segments_) total_rings += segment.ring_count;
+  uint64_t torn = 0;
+  // One pass over every ring, starting where the last one stopped.
+  for (size_t visited = 0; visited < total_rings; ++visited) {
+    if (capacity - used < kMinDrainCapacity) break;
+    const size_t index = (next_ring_ + visited) % total_rings;
+    Segment* segment = nullptr;
+    size_t ring_index = 0;
+    ThreadRing* ring = RingAt(index, &segment, &ring_index);
+    const ThreadRing::State state = ring->state.load(std::memory_order_acquire);
+    if (state != ThreadRing::State::kOwned && state != ThreadRing::State::kRetired) continue;
+    const uint64_t dropped = ring->dropped.load(std::memory_order_relaxed);
+    used += AppendLoss(out + used, static_cast<uint16_t>(RecordKind::kDroppedRecords),
+                       ring->owner_tid, dropped - segment->dropped_seen[ring_index]);
+    segment->dropped_seen[ring_index] = dropped;
+    // Leave room for the torn record below.
+    const size_t drained = ring->Drain(out + used, capacity - used - kLossBytes);
+    used += drained;
+    if (drained == 0 && ended_ && ring->WriteInProgress()) ++torn;
+    if (drained == 0 && state == ThreadRing::State::kRetired) {
+      // Its thread is gone and so are its records: the next new thread of the process takes it,
+      // once the ranges the thread never popped are written (never ended, as at an exit).
+      used += AppendOpenRanges(*ring, out + used, protocol::NvtxRangeEnding::kOpenAtExit, 0);
+      ring->ClearOpenRanges();
+      ThreadRing::State retired = ThreadRing::State::kRetired;
+      ring->state.compare_exchange_strong(retired, ThreadRing::State::kFree,
+                                          std::memory_order_release);
+    }
+    if (drained > 0) next_ring_ = index;  // come back to a ring that had records
+  }
+  if (!ended_ || used > 0) return used;
+  // The process is gone and a whole pass found nothing more: every record it published is in
+  // the stream. Now the ranges its threads left open, ring by ring, then the torn count.
+  for (; open_ranges_taken_ < total_rings; ++open_ranges_taken_) {
+    if (capacity - used < kMinDrainCapacity) return used;
+    Segment* segment = nullptr;
+    size_t ring_index = 0;
+    const ThreadRing* ring = RingAt(open_ranges_taken_, &segment, &ring_index);
+    if (ring->state.load(std::memory_order_acquire) == ThreadRing::State::kOwned) {
+      used += AppendOpenRanges(
+          *ring, out + used,
+          died_ ? protocol::NvtxRangeEnding::kOpenAtDeath : protocol::NvtxRangeEnding::kOpenAtExit,
+          died_ ? end_ns_ : 0);
+    }
+  }
+  if (!torn_reported_) {
+    torn_reported_ = true;
+    used += AppendLoss(out + used, static_cast<uint16_t>(RecordKind::kTornRecords), 0, torn);
+  }
+  return used;
+}
+
+bool ProcessRings::AttachedBy(uint32_t pid) const {
+  // /proc/<pid>/maps names a System V segment "/SYSV<key> (deleted)" with its id as the inode.
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    if (line.find("/SYSV") == std::string::npos) continue;
+    // "start-end perms offset dev inode path": the inode is the fifth field.
+    std::istringstream fields(line);
+    std::string skipped;
+    long long inode = -1;
+    fields >> skipped >> skipped >> skipped >> skipped >> inode;
+    for (const Segment& segment : segments_) {
+      if (segment.id == inode) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace prof::collector

@@ -1,0 +1,85 @@
+// The launcher's view of one traced process's thread rings (injection/protocol/thread_ring.h):
+// the shared-memory segments the process announced over its socket, attached here too, drained
+// into the process's record stream.
+//
+// Contract:
+// - Drain() appends whole records only, so its output can go between any two records of the
+//   stream; with them, a DroppedRecords record for drops counted since the last drain. Once the
+//   process is gone (Ended()), after every published record: the push/pop ranges its threads
+//   still had open (NvtxRangeEnding says whether it exited or died), then a TornRecords record
+//   for records its death cut.
+// - Nothing in the shared memory is trusted: segments are checked (owner, size, header) when
+//   they are attached, and a program that scribbles over its rings costs only its own records
+//   (the stream's framing check then ends the stream).
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "injection/protocol/record_format.h"
+#include "injection/protocol/thread_ring.h"
+
+namespace prof::collector {
+
+class ProcessRings {
+ public:
+  ProcessRings() = default;
+  ~ProcessRings();
+  ProcessRings(const ProcessRings&) = delete;
+  ProcessRings& operator=(const ProcessRings&) = delete;
+
+  // Attaches the System V shared memory segment `segment_id`, announced with `ring_count` rings
+  // by process `pid`. False with `*error` set when it is not such a segment.
+  bool AddSegment(int segment_id, uint32_t ring_count, uint32_t pid, std::string* error);
+
+  // No thread of the process can write any more: it exited normally (`died` false) or died at
+  // about `end_ns` (CLOCK_MONOTONIC), the end its open ranges get. A record still being written
+  // is torn from now on.
+  void Ended(bool died, uint64_t end_ns);
+
+  // Copies published records (and the records above) into `out`, at most `capacity` bytes,
+  // which must be at least kMinDrainCapacity. Returns the byte count; 0 when nothing is left.
+  size_t Drain(char* out, size_t capacity);
+
+  // Whether process `pid` still has one of these segments attached: false once it exited (or
+  // exec'd), so that its rings are final. For the rare stream whose socket closed while its
+  // process may live on (the program closed the descriptor).
+  bool AttachedBy(uint32_t pid) const;
+
+  bool empty() const { return segments_.empty(); }
+
+  // The largest record or a ring's open ranges, and a loss record.
+  static constexpr size_t kMinDrainCapacity = (size_t{64} << 10) + 64;
+
+ private:
+  struct Segment {
+    void* base = nullptr;
+    int id = -1;
+    uint32_t ring_count = 0;
+    std::vector<uint64_t> dropped_seen;  // per ring
+  };
+
+  // Appends a loss record for `count` records (no-op for 0).
+  static size_t AppendLoss(char* out, uint16_t kind, uint32_t tid, uint64_t count);
+  // The ring at `index` across all segments.
+  protocol::ThreadRing* RingAt(size_t index, Segment** segment, size_t* index_in_segment);
+  // Appends `ring`'s open ranges with `ending` and `end_ns`.
+  static size_t AppendOpenRanges(const protocol::ThreadRing& ring, char* out,
+                                 protocol::NvtxRangeEnding ending, uint64_t end_ns);
+
+  std::vector<Segment> segments_;
+  // Where the next Drain() starts, so that one busy ring does not starve the others.
+  size_t next_ring_ = 0;
+  uint64_t dropped_without_ring_seen_ = 0;
+  bool ended_ = false;
+  bool died_ = false;
+  uint64_t end_ns_ = 0;
+  size_t open_ranges_taken_ = 0;  // rings whose open ranges are in the stream
+  bool torn_reported_ = false;
+};
+
+}  // namespace prof::collector

@@ -1,0 +1,143 @@
+#include "injection/core/ring_pool.h"
+
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <new>
+
+namespace prof::injection {
+namespace ring_pool_detail {
+std::atomic<void*> segments[kMaxSegments];
+}  // namespace ring_pool_detail
+
+namespace {
+
+using protocol::RingSegmentHeader;
+using protocol::ThreadRing;
+using ring_pool_detail::kMaxSegments;
+using ring_pool_detail::segments;
+
+SegmentAnnouncer g_announce = nullptr;
+// Held by the one thread that makes a new segment.
+std::atomic<bool> g_growing{false};
+// How long a thread waits for another one's new segment before dropping its record.
+constexpr int kGrowWaitChecks = 2000;
+constexpr long kGrowWaitIntervalNs = 50'000;
+
+// Raw system calls throughout: the libc wrappers may be interposed by the OS-runtime tracer.
+//
+// System V shared memory rather than a memfd: a memfd must be grown with ftruncate, which
+// RLIMIT_FSIZE (`ulimit -f`, set by some batch systems) refuses beyond its limit, and prof would
+// then trace nothing. The launcher marks the segment for removal once it has attached it, not
+// this process: a process that dies before the launcher attached its segment would otherwise take
+// the segment, and its records, with it.
+void* AttachNewSegment() {
+  const size_t bytes = protocol::RingSegmentBytes(protocol::kRingsPerSegment);
+  const long id = syscall(SYS_shmget, IPC_PRIVATE, bytes, IPC_CREAT | IPC_EXCL | 0600);
+  if (id < 0) return nullptr;
+  const long attached = syscall(SYS_shmat, id, nullptr, 0);
+  if (attached < 0 && attached > -4096) {
+    syscall(SYS_shmctl, id, IPC_RMID, nullptr);
+    return nullptr;
+  }
+  void* segment = reinterpret_cast<void*>(attached);
+  // No huge pages: where they are on for shared memory, a ring's first record would make 2 MiB
+  // resident. Advice only: a failure changes nothing.
+  syscall(SYS_madvise, segment, bytes, MADV_NOHUGEPAGE);
+  // Fresh pages read as zero: every ring starts free and empty. Only the header is written here;
+  // the rings' pages become memory when their threads write them.
+  auto* header = new (segment) RingSegmentHeader{};
+  header->magic = protocol::kRingSegmentMagic;
+  header->version = protocol::kRingSegmentVersion;
+  header->ring_count = protocol::kRingsPerSegment;
+  if (!g_announce(static_cast<int>(id), protocol::kRingsPerSegment)) {
+    syscall(SYS_shmctl, id, IPC_RMID, nullptr);  // no launcher will
+    syscall(SYS_shmdt, segment);
+    return nullptr;
+  }
+  return segment;
+}
+
+// Claims a free ring of `segment` for `tid`; nullptr when all are taken.
+ThreadRing* ClaimIn(void* segment, uint32_t tid) {
+  for (uint32_t r = 0; r < protocol::kRingsPerSegment; ++r) {
+    ThreadRing* ring = protocol::RingInSegment(segment, r);
+    ThreadRing::State expected = ThreadRing::State::kFree;
+    // Claimed first, owned once the owner fields are written: readers of an owned ring's
+    // owner_tid (thread naming) never see them half written.
+    if (ring->state.compare_exchange_strong(expected, ThreadRing::State::kClaimed,
+                                            std::memory_order_acquire)) {
+      ring->owner_tid = tid;
+      ring->owner_thread = pthread_self();
+      // The previous owner's overflow episode is over: its ring was drained.
+      ring->dropping = false;
+      ring->state.store(ThreadRing::State::kOwned, std::memory_order_release);
+      return ring;
+    }
+  }
+  return nullptr;
+}
+
+// Adds a segment after the last one unless another thread is doing so; true when the caller
+// should look for a free ring again.
+bool Grow(uint32_t segment_count) {
+  if (g_growing.exchange(true, std::memory_order_acquire)) {
+    const timespec interval{0, kGrowWaitIntervalNs};
+    syscall(SYS_nanosleep, &interval, nullptr);
+    return true;
+  }
+  bool grown = false;
+  if (segments[segment_count].load(std::memory_order_acquire) != nullptr) {
+    grown = true;  // another thread added it meanwhile
+  } else if (void* segment = AttachNewSegment()) {
+    segments[segment_count].store(segment, std::memory_order_release);
+    grown = true;
+  }
+  g_growing.store(false, std::memory_order_release);
+  return grown;
+}
+
+}  // namespace
+
+bool StartRingPool(SegmentAnnouncer announce) {
+  g_announce = announce;
+  void* segment = AttachNewSegment();
+  if (segment == nullptr) return false;
+  segments[0].store(segment, std::memory_order_release);
+  return true;
+}
+
+ThreadRing* AcquireRing(uint32_t tid) {
+  for (int attempt = 0; attempt < kGrowWaitChecks; ++attempt) {
+    uint32_t count = 0;
+    for (; count < kMaxSegments; ++count) {
+      void* segment = segments[count].load(std::memory_order_acquire);
+      if (segment == nullptr) break;
+      if (ThreadRing* ring = ClaimIn(segment, tid)) return ring;
+    }
+    if (count == 0 || count == kMaxSegments || !Grow(count)) break;
+  }
+  CountDroppedWithoutRing();
+  return nullptr;
+}
+
+void CountDroppedWithoutRing() {
+  if (void* first = segments[0].load(std::memory_order_acquire)) {
+    static_cast<RingSegmentHeader*>(first)->dropped_without_ring.fetch_add(
+        1, std::memory_order_relaxed);
+  }
+}
+
+void ForgetInheritedRings() {
+  for (uint32_t s = 0; s < kMaxSegments; ++s) {
+    void* segment = segments[s].exchange(nullptr, std::memory_order_acq_rel);
+    if (segment != nullptr) syscall(SYS_shmdt, segment);
+  }
+  g_growing.store(false, std::memory_order_relaxed);
+}
+
+}  // namespace prof::injection

@@ -1,0 +1,134 @@
+// The shared-memory half of the record stream: per-thread record rings in segments that the traced
+// process creates (System V shared memory) and the launcher attaches too, so the launcher reads
+// records straight from the program's memory and still has every published record after the process
+// died, however it died (exit, _exit, a fatal signal, SIGKILL, the OOM killer).
+//
+// A ThreadRing is a single-producer/single-consumer byte ring. The producer (the owning thread of
+// the traced process) appends whole records and then publishes `head` with release semantics; the
+// consumer (the launcher) copies bytes out of [tail, head) and publishes `tail`. Since `head` only
+// moves past complete records, a record is visible only once complete: a producer killed while
+// copying leaves `writing` set and its half-written record unpublished, and the launcher counts it
+// as torn (kTornRecords) when the process is gone.
+//
+// A thread reuses the pages it has touched, so that the ring's memory stays what its largest
+// backlog needed and writing costs no page faults once that memory is resident:
+// - when the owner finds its ring empty it moves both positions to the ring's start;
+// - a thread that emits steadily never finds it empty (the consumer takes longer to copy a batch
+//   than the thread takes to add a record), so once the owner is kReuseBytes into the ring with a
+//   backlog of at most a quarter of that, it writes a gap marker (a record header of size 0) and
+//   goes on at the start of the ring's next lap. The consumer skips from a marker to that start.
+//   A burst that outruns the consumer keeps going through the whole ring.
+//
+// The launcher trusts nothing in the shared memory: a program may scribble over it. Drain() stays
+// inside the ring and returns at most `capacity` bytes whatever the positions and sizes say; what
+// it returns is decoded (and its framing checked) like any other stream bytes.
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace prof::protocol {
+
+class alignas(4096) ThreadRing {
+ public:
+  // Bytes, a power of two. 32 MiB hold ~320,000 NVTX ranges: a burst of back-to-back ranges
+  // faster than any launcher drains (nvtx_cpu: 250,000 per thread in ~50 ms) is kept instead of
+  // dropped. Only the pages a backlog needs become resident (see the rewind above).
+  static constexpr size_t kCapacity = size_t{32} << 20;
+  // How far into the ring a steadily emitting thread goes before it starts again at the ring's
+  // start (see above): its resident ring is about this plus one drain interval's records.
+  static constexpr size_t kReuseBytes = size_t{1} << 20;
+
+  // kFree -> kClaimed (a thread is taking it, program side) -> kOwned -> kRetired (its thread
+  // exited, program side) -> kFree (the launcher drained it once more). The launcher skips free
+  // and claimed rings: both are empty.
+  enum class State : uint32_t { kFree = 0, kOwned = 1, kRetired = 2, kClaimed = 3 };
+
+  // Producer: copies `first` then `second` in as one record; false when the ring lacks the space.
+  bool TryAppend(const void* first, size_t first_size, const void* second, size_t second_size);
+  // Consumer: moves whole published records into `out`, at most `capacity` bytes; returns the byte
+  // count. `capacity` must be at least the largest record size (64 KiB).
+  size_t Drain(char* out, size_t capacity);
+  // Bytes of records between the consumer and the producer (a skipped gap not counted).
+  size_t UsedBytes() const;
+  // True while the producer is between starting a record and publishing it. Read by the launcher
+  // once the process is gone: a record cut there by the process's death.
+  bool WriteInProgress() const { return writing_.load(std::memory_order_acquire) != 0; }
+
+  // Push/pop ranges open on the owning thread, innermost last: whole kNvtxPushPopRange records
+  // (NvtxEventRecord, `level` set), kept here until they end so that the launcher can still write
+  // them when the process ends first. 64 KiB: ~700 nested ranges of 20-character names.
+  static constexpr size_t kOpenRangeBytes = size_t{64} << 10;
+  // Producer: keeps a range's record and its text. False when the open ranges' memory is full.
+  bool OpenRange(const void* record, size_t record_size, const void* text, size_t text_size);
+  // Producer: removes the innermost open range of `domain_id` at `level` and copies its record
+  // into `out` (at least kOpenRangeBytes or the largest record); returns its size, 0 when there
+  // is none. The range is then marked as being written until the TryAppend() that follows
+  // publishes it, or EndWrite() says it was dropped.
+  size_t TakeOpenRange(uint64_t domain_id, uint64_t level, char* out, size_t capacity);
+  void EndWrite() { writing_.store(0, std::memory_order_release); }
+  // Consumer, once the process is gone: copies the open ranges (whole records, as the producer
+  // left them) into `out`, at most `capacity` bytes; returns the byte count.
+  size_t CopyOpenRanges(char* out, size_t capacity) const;
+  // Consumer, on a retired ring whose open ranges it took: the next owner starts with none.
+  void ClearOpenRanges() { open_bytes_.store(0, std::memory_order_release); }
+
+  std::atomic<State> state{State::kFree};
+  uint32_t owner_tid = 0;
+  // Records the producer dropped (ring full, a signal handler inside its own thread's Emit); the
+  // launcher reports the difference since its last look.
+  std::atomic<uint64_t> dropped{0};
+  // Program side only: the owning thread (thread naming), and whether it is in an overflow episode.
+  pthread_t owner_thread{};
+  bool dropping = false;
+
+ private:
+  static constexpr uint64_t NextLapStart(uint64_t position) {
+    return (position | (kCapacity - 1)) + 1;
+  }
+  // The size field of the record (or gap marker) that starts at `position`.
+  uint16_t RecordSizeAt(uint64_t position) const;
+
+  alignas(64) std::atomic<uint64_t> head_{0};  // written by the producer
+  // Where the producer's latest gap marker sits (0: none yet); written by the producer.
+  std::atomic<uint64_t> gap_start_{0};
+  std::atomic<uint32_t> writing_{0};           // written by the producer
+  alignas(64) std::atomic<uint64_t> tail_{0};  // written by the consumer
+  // Bytes of open ranges (whole records from open_ranges_[0]); written by the producer.
+  alignas(64) std::atomic<uint32_t> open_bytes_{0};
+  alignas(64) char open_ranges_[kOpenRangeBytes];
+  alignas(64) char data_[kCapacity];
+};
+
+// A segment: one System V shared memory segment of the traced process, a header page followed by
+// `ring_count` rings. The process announces each segment it makes with a kRingSegment record on
+// its socket.
+struct RingSegmentHeader {
+  uint32_t magic;  // kRingSegmentMagic
+  uint32_t version;
+  uint32_t ring_count;
+  uint32_t reserved;
+  // Records lost before the process had a ring to count them in (no shared memory for a new
+  // thread's ring); counted in the first segment.
+  std::atomic<uint64_t> dropped_without_ring;
+};
+
+inline constexpr uint32_t kRingSegmentMagic = 0x474e4952;  // "RING" little-endian
+inline constexpr uint32_t kRingSegmentVersion = 1;
+inline constexpr size_t kRingSegmentHeaderBytes = 4096;
+// Rings per segment: 512 MiB of address space, of which only what threads write becomes memory.
+inline constexpr uint32_t kRingsPerSegment = 16;
+
+constexpr size_t RingSegmentBytes(uint32_t ring_count) {
+  return kRingSegmentHeaderBytes + size_t{ring_count} * sizeof(ThreadRing);
+}
+
+inline ThreadRing* RingInSegment(void* segment, uint32_t index) {
+  return reinterpret_cast<ThreadRing*>(static_cast<char*>(segment) + kRingSegmentHeaderBytes +
+                                       size_t{index} * sizeof(ThreadRing));
+}
+
+}  // namespace prof::protocol

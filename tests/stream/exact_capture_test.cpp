@@ -1,0 +1,145 @@
+// End-to-end tests of exact capture: whatever way a process ends, every record it published
+// reaches the report, and what does not is counted (kept + lost == emitted).
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_support.h"
+
+namespace prof::test {
+namespace {
+
+constexpr long kBurst = 1000;
+
+struct Profiled {
+  std::string report;
+  CommandResult result;
+};
+
+Profiled Profile(const std::string& test, const std::vector<std::string>& command) {
+  Profiled profiled;
+  profiled.report = MakeTempDir(test) + "/r.sqlite";
+  std::vector<std::string> argv = {ProfBinary(), "profile", "-q",           "-t",
+                                   "nvtx",       "-o",      profiled.report};
+  argv.insert(argv.end(), command.begin(), command.end());
+  profiled.result = RunCommand(argv);
+  return profiled;
+}
+
+int64_t Number(const std::string& report, const std::string& sql) {
+  const auto rows = QueryRows(report, sql);
+  REQUIRE(rows.size() == 1);
+  return std::stoll(rows[0][0]);
+}
+
+int64_t Session(const std::string& report, const std::string& name) {
+  return Number(report, "SELECT value FROM PROF_SESSION WHERE name = '" + name + "'");
+}
+
+// Ranges named `text` in the report, each whole (ended, not before its start).
+int64_t WholeRanges(const std::string& report, const std::string& text) {
+  CHECK(Number(report, "SELECT count(*) FROM NVTX_EVENTS WHERE text = '" + text +
+                           "' AND (end IS NULL OR end < start)") == 0);
+  return Number(report, "SELECT count(*) FROM NVTX_EVENTS WHERE text = '" + text + "'");
+}
+
+// The range the program never popped ends at its death, after every burst range, marked by an
+// endGlobalTid that is the process's (tid 0).
+void CheckEndedByDeath(const std::string& report) {
+  CHECK(Number(report,
+               "SELECT count(*) FROM NVTX_EVENTS WHERE text = 'lifetime' AND "
+               "endGlobalTid = (globalTid >> 24) << 24 AND end >= (SELECT max(end) FROM "
+               "NVTX_EVENTS WHERE text = 'burst')") == 1);
+}
+
+void CheckNothingLost(const std::string& report) {
+  CHECK(Session(report, "dropped_records") == 0);
+  CHECK(Session(report, "torn_records") == 0);
+  CHECK(Session(report, "broken_streams") == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a burst right before the process dies is kept whole", "[exact][e2e]") {
+  struct Ending {
+    const char* mode;
+    int exit_code;
+  };
+  const Ending ending =
+      GENERATE(Ending{"segv", 128 + 11}, Ending{"abort", 128 + 6}, Ending{"thread_exit", 3},
+               Ending{"sigterm", 128 + 15}, Ending{"sigkill", 128 + 9});
+  INFO(ending.mode);
+  const Profiled p = Profile(std::string("death_") + ending.mode,
+                             {TestProgram("death_program"), ending.mode, std::to_string(kBurst)});
+  INFO(p.result.err);
+  CHECK(p.result.exit_code == ending.exit_code);
+  CHECK(WholeRanges(p.report, "burst") == kBurst);
+  CheckEndedByDeath(p.report);
+  CheckNothingLost(p.report);
+}
+
+TEST_CASE("a burst before another process's SIGKILL is kept whole", "[exact][e2e]") {
+  const std::string directory = MakeTempDir("death_killed");
+  const std::string marker = directory + "/burst-done";
+  const std::string report = directory + "/r.sqlite";
+  const std::string script = "'" + TestProgram("death_program") + "' wait " +
+                             std::to_string(kBurst) + " '" + marker + "' & p=$!; until [ -e '" +
+                             marker + "' ]; do sleep 0.01; done; kill -9 $p; wait $p";
+  const CommandResult result = RunCommand(
+      {ProfBinary(), "profile", "-q", "-t", "nvtx", "-o", report, "/bin/sh", "-c", script});
+  INFO(result.err);
+  CHECK(result.exit_code == 128 + 9);
+  CHECK(WholeRanges(report, "burst") == kBurst);
+  CheckEndedByDeath(report);
+  CheckNothingLost(report);
+}
+
+TEST_CASE("a fork child that emits and _exits at once keeps every range, under its own pid",
+          "[exact][e2e]") {
+  const Profiled p =
+      Profile("death_fork", {TestProgram("death_program"), "fork", std::to_string(kBurst)});
+  INFO(p.result.err);
+  REQUIRE(p.result.exit_code == 0);
+  CHECK(WholeRanges(p.report, "burst") == kBurst);
+  CHECK(Number(p.report,
+               "SELECT count(DISTINCT globalTid >> 24) FROM NVTX_EVENTS WHERE text = 'burst'") ==
+        1);
+  // The child's pid, not the parent's, whose only range is its "lifetime", open at its exit.
+  CHECK(QueryRows(p.report,
+                  "SELECT n.text, p.pid = (SELECT min(pid) FROM PROCESSES), n.end IS NULL "
+                  "FROM NVTX_EVENTS n JOIN PROCESSES p ON p.globalPid = "
+                  "(n.globalTid >> 24) << 24 WHERE n.text = 'lifetime' OR n.rowid = "
+                  "(SELECT min(rowid) FROM NVTX_EVENTS WHERE text = 'burst') ORDER BY n.text") ==
+        std::vector<std::vector<std::string>>{{"burst", "0", "0"}, {"lifetime", "1", "1"}});
+  CheckNothingLost(p.report);
+}
+
+TEST_CASE("a program that closes or overwrites prof's descriptor keeps every range",
+          "[exact][e2e]") {
+  const std::string mode = GENERATE(std::string("closefrom"), std::string("dup2"));
+  INFO(mode);
+  const Profiled p =
+      Profile("death_" + mode, {TestProgram("death_program"), mode, std::to_string(kBurst)});
+  INFO(p.result.err);
+  REQUIRE(p.result.exit_code == 0);
+  CHECK(WholeRanges(p.report, "burst") == 2 * kBurst);
+  CheckNothingLost(p.report);
+}
+
+TEST_CASE("multiprocessing pool workers keep every range however the pool ends",
+          "[exact][e2e][python]") {
+  constexpr int kItems = 300;
+  const std::string method = GENERATE(std::string("fork"), std::string("spawn"));
+  const std::string ending = GENERATE(std::string("terminate"), std::string("close"));
+  INFO(method << " " << ending);
+  const Profiled p = Profile("pool_" + method + "_" + ending,
+                             {PROF_PYTHON3, PROF_POOL_PROGRAM, PROF_NVTX_API_LIBRARY, method,
+                              ending, std::to_string(kItems)});
+  INFO(p.result.err);
+  REQUIRE(p.result.exit_code == 0);
+  CHECK(p.result.out == std::to_string(kItems) + "\n");
+  CHECK(WholeRanges(p.report, "item") == kItems);
+  CheckNothingLost(p.report);
+}
+
+}  // namespace prof::test
