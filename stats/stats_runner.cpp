@@ -147,11 +147,19 @@ Status OpenInputs(const std::vector<std::string>& report_paths, std::vector<Inpu
 // Before the reports, so that nobody reads their numbers as complete.
 void WarnAboutDroppedRecords(std::vector<InputReport>* inputs) {
   for (InputReport& input : *inputs) {
-    if (const std::optional<int64_t> dropped = DroppedRecords(&input.db); dropped && *dropped > 0) {
+    const std::optional<int64_t> dropped = LostRecords(&input.db, "dropped_records");
+    if (dropped && *dropped > 0) {
       spdlog::warn(
           "warning: {} lost {} records while profiling (prof could not keep up); the "
           "reports below miss them",
           input.path, *dropped);
+    }
+    const std::optional<int64_t> torn = LostRecords(&input.db, "torn_records");
+    if (torn && *torn > 0) {
+      spdlog::warn(
+          "warning: {} lost {} records that a process was writing when it died; the reports "
+          "below miss them",
+          input.path, *torn);
     }
   }
 }

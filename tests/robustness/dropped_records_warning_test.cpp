@@ -1,4 +1,5 @@
-// prof stats warns on one stderr line when the capture dropped records, and only then.
+// prof stats warns on one stderr line per kind of loss when the capture lost records, and only
+// then.
 #include <catch2/catch.hpp>
 
 #include "tests/robustness/hostile_reports.h"
@@ -10,13 +11,15 @@ namespace {
 using prof::test::CommandResult;
 using prof::test::RunCommand;
 
-// The valid report with a PROF_SESSION table as prof writes it, dropped_records set to `value`.
-std::string ReportWithDropped(const std::string& name, const std::string& value) {
+// The valid report with a PROF_SESSION table as prof writes it, dropped_records set to `value`
+// and torn_records to `torn`.
+std::string ReportWithDropped(const std::string& name, const std::string& value,
+                              const std::string& torn = "'0'") {
   const std::string path = WriteValidReport("dropped_" + name);
   ExecSql(path,
           "CREATE TABLE PROF_SESSION (name TEXT NOT NULL, value TEXT);"
           "INSERT INTO PROF_SESSION VALUES ('prof_version', '0.1.0'), ('dropped_records', " +
-              value + ");");
+              value + "), ('torn_records', " + torn + ");");
   return path;
 }
 
@@ -34,6 +37,19 @@ TEST_CASE("prof stats warns before the reports when records were dropped", "[rob
                           " lost 42 records while profiling (prof could not keep up); the reports "
                           "below miss them\n");
   CHECK(result.out == Stats(ReportWithDropped("none_for_comparison", "'0'")).out);
+}
+
+TEST_CASE("prof stats warns about records cut by a process's death on a line of their own",
+          "[robustness]") {
+  const std::string path = ReportWithDropped("torn", "'42'", "'3'");
+  const CommandResult result = Stats(path);
+  CHECK(result.exit_code == 0);
+  CHECK(result.err == "prof: warning: " + path +
+                          " lost 42 records while profiling (prof could not keep up); the reports "
+                          "below miss them\nprof: warning: " +
+                          path +
+                          " lost 3 records that a process was writing when it died; the reports "
+                          "below miss them\n");
 }
 
 TEST_CASE("prof stats does not warn on zero or unreadable drop counts", "[robustness]") {
