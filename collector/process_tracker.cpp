@@ -34,6 +34,7 @@ void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
                          protocol::DroppedRecordsRecord dropped;
                          std::memcpy(&dropped, &record, sizeof(dropped));
                          dropped_records_ += dropped.dropped;
+                         stream_losses_[process.stream_id].dropped += dropped.dropped;
                          NoteLoss(process, "prof could not keep up");
                        });
   dispatcher->Register(protocol::RecordKind::kTornRecords, sizeof(protocol::TornRecordsRecord),
@@ -41,6 +42,7 @@ void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
                          protocol::TornRecordsRecord torn;
                          std::memcpy(&torn, &record, sizeof(torn));
                          torn_records_ += torn.torn;
+                         stream_losses_[process.stream_id].torn += torn.torn;
                          NoteLoss(process, "its death cut records being written");
                        });
   dispatcher->Register(protocol::RecordKind::kProcessRank, sizeof(protocol::ProcessRankRecord),
@@ -74,6 +76,31 @@ void ProcessTracker::OnThreadName(const ProcessStream& process,
   writer_->SetThreadName(global_tid,
                          TrailingText<protocol::ThreadNameRecord>(record, name.text_length),
                          kDefaultThreadPriority);
+}
+
+void ProcessTracker::OnStreamEnd(const ProcessStream& process, const std::string& error,
+                                 int64_t end_time) {
+  const auto found = stream_losses_.find(process.stream_id);
+  const Losses losses = found != stream_losses_.end() ? found->second : Losses{};
+  if (found != stream_losses_.end()) stream_losses_.erase(found);
+  if (losses.dropped > 0) {
+    writer_->AddDiagnosticEvent(end_time,
+                                "prof lost " + std::to_string(losses.dropped) +
+                                    " records of this process: its threads' rings were full "
+                                    "(prof could not keep up)",
+                                process.GlobalPid());
+  }
+  if (losses.torn > 0) {
+    writer_->AddDiagnosticEvent(end_time,
+                                "prof lost " + std::to_string(losses.torn) +
+                                    " records of this process that were being written when it "
+                                    "died",
+                                process.GlobalPid());
+  }
+  if (!error.empty()) {
+    writer_->AddDiagnosticEvent(end_time, "prof lost the rest of this process's records: " + error,
+                                process.GlobalPid());
+  }
 }
 
 void ProcessTracker::NoteLoss(const ProcessStream& process, const char* why) {

@@ -1,10 +1,12 @@
 // Processes and threads of the session: PROCESSES rows from each stream's hello, ThreadNames from
-// thread-name records, MPI_RANKS from rank records, and the counts of records the injected code
-// dropped.
+// thread-name records, MPI_RANKS from rank records, and the records each process lost (dropped
+// under back-pressure, cut by its death), totalled for PROF_SESSION and written per process as
+// DIAGNOSTIC_EVENT rows when its stream ends.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -21,6 +23,9 @@ class ProcessTracker {
   // Fills `process` from its stream's first record (a validated StreamHello) and records it.
   void OnHello(const protocol::RecordHeader& record, ProcessStream* process);
   void RegisterHandlers(RecordDispatcher* dispatcher);
+  // Writes the stream's data problems (DIAGNOSTIC_EVENT) at `end_time`, `error` saying how the
+  // stream broke when it did, and forgets its counts.
+  void OnStreamEnd(const ProcessStream& process, const std::string& error, int64_t end_time);
 
   uint64_t dropped_records() const { return dropped_records_; }
   uint64_t torn_records() const { return torn_records_; }
@@ -38,6 +43,11 @@ class ProcessTracker {
   storage::ReportWriter* writer_;
   uint64_t dropped_records_ = 0;
   uint64_t torn_records_ = 0;
+  struct Losses {
+    uint64_t dropped = 0;
+    uint64_t torn = 0;
+  };
+  std::unordered_map<uint64_t, Losses> stream_losses_;  // by stream id, until the stream ends
   static constexpr std::chrono::seconds kLossNoteInterval{2};
   bool loss_noted_ = false;
   std::chrono::steady_clock::time_point last_loss_note_;

@@ -27,7 +27,9 @@ void StreamImporter::OnStreamEnd(const ProcessStream& process, const std::string
     ++broken_streams_;
     spdlog::warn("warning: events of process {} cut short: {}", process.pid, error);
   }
-  nvtx_.OnProcessEnd(process, process.SessionTime(protocol::MonotonicNowNs()));
+  const int64_t end_time = process.SessionTime(protocol::MonotonicNowNs());
+  processes_.OnStreamEnd(process, error, end_time);
+  nvtx_.OnProcessEnd(process, end_time);
   cuda_.OnProcessEnd(process);
 }
 

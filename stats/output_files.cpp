@@ -41,7 +41,8 @@ Status CheckNotAnInput(const std::string& path, const std::vector<std::string>& 
   for (const std::string& input : inputs) {
     std::error_code error;
     if (std::filesystem::equivalent(path, input, error)) {
-      return Status::Error("the output " + path + " is one of the reports read (choose another with -o)");
+      return Status::Error("the output " + path +
+                           " is one of the reports read (choose another with -o)");
     }
   }
   return Status::Ok();

@@ -30,18 +30,25 @@ constexpr std::string_view kRuntime = "CUPTI_ACTIVITY_KIND_RUNTIME";
 constexpr std::string_view kCopyKinds = "ENUM_CUDA_MEMCPY_OPER";
 
 ReportSpec CudaApiSum() {
-  return {"cuda_api_sum", "CUDA API Summary", true, {kRuntime, "StringIds"},
-          {"cuda_api_calls"}, "CUDA trace data"};
+  return {"cuda_api_sum",          "CUDA API Summary", true,
+          {kRuntime, "StringIds"}, {"cuda_api_calls"}, "CUDA trace data"};
 }
 
 ReportSpec CudaGpuKernSum() {
-  return {"cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", true, {kKernel, "StringIds"},
-          {"cuda_kernels"},    "CUDA kernel data",        kKernelNameOptions};
+  return {"cuda_gpu_kern_sum",    "CUDA GPU Kernel Summary", true,
+          {kKernel, "StringIds"}, {"cuda_kernels"},          "CUDA kernel data",
+          kKernelNameOptions};
 }
 
 // The memory-operation summaries read copies and sets, either of which an nsys export may lack.
 ReportSpec CudaGpuMemSum(std::string_view name, std::string_view title) {
-  return {name,        title, true, {kCopyKinds}, {"cuda_gpu_mem_ops"}, "GPU MemOps data", {},
+  return {name,
+          title,
+          true,
+          {kCopyKinds},
+          {"cuda_gpu_mem_ops"},
+          "GPU MemOps data",
+          {},
           {kMemcpy, kMemset}};
 }
 

@@ -83,6 +83,7 @@ class ReportWriter::Impl {
   void AddCublasEvent(const LibraryCallRow& row) { Insert(&cublas_events_, row); }
   void AddCudnnEvent(const LibraryCallRow& row) { Insert(&cudnn_events_, row); }
   void AddMpiRank(const MpiRankRow& row) { Insert(&mpi_ranks_, row); }
+  void AddDiagnosticEvent(const DiagnosticEventRow& row) { Insert(&diagnostic_events_, row); }
   template <typename Row>
   void AddCuda(const Row& row) {
     Insert(CudaTable(row), row);
@@ -106,7 +107,7 @@ class ReportWriter::Impl {
   void Insert(TableInserter* table, const Row& row);
   Status WriteSessionTables(const SessionInfo& session);
   Status WriteNameValues(TableInserter* table, const NameValues& rows);
-  std::array<TableInserter*, 26> AllTables();
+  std::array<TableInserter*, 27> AllTables();
   TableInserter* CudaTable(const CudaApiCallRow&) { return &cuda_runtime_; }
   TableInserter* CudaTable(const CudaKernelRow&) { return &cuda_kernels_; }
   TableInserter* CudaTable(const CudaMemcpyRow&) { return &cuda_memcpys_; }
@@ -161,6 +162,7 @@ class ReportWriter::Impl {
   TableInserter cublas_events_{kCublasEventsInsert};
   TableInserter cudnn_events_{kCudnnEventsInsert};
   TableInserter mpi_ranks_{kMpiRanksInsert};
+  TableInserter diagnostic_events_{kDiagnosticEventInsert};
   TableInserter gpu_infos_{kGpuInfoInsert};
   TableInserter cuda_devices_{kCudaDeviceInsert};
   TableInserter cuda_streams_{kCudaStreamInsert};
@@ -266,14 +268,14 @@ Status ReportWriter::Impl::Finish(const SessionInfo& session) {
   return Status::Ok();
 }
 
-std::array<TableInserter*, 26> ReportWriter::Impl::AllTables() {
-  return {&nvtx_events_,     &osrt_calls_,         &cuda_runtime_,    &cuda_kernels_,
-          &cuda_memcpys_,    &cuda_memsets_,       &cuda_syncs_,      &cuda_graph_traces_,
-          &cuda_events_,     &cuda_graph_events_,  &gpu_infos_,       &cuda_devices_,
-          &cuda_streams_,    &cuda_memory_usage_,  &cuda_contexts_,   &capture_metadata_,
-          &string_ids_,      &export_metadata_,    &session_values_,  &session_start_,
-          &processes_table_, &thread_names_table_, &cuda_callchains_, &cublas_events_,
-          &cudnn_events_,    &mpi_ranks_};
+std::array<TableInserter*, 27> ReportWriter::Impl::AllTables() {
+  return {&nvtx_events_,     &osrt_calls_,         &cuda_runtime_,     &cuda_kernels_,
+          &cuda_memcpys_,    &cuda_memsets_,       &cuda_syncs_,       &cuda_graph_traces_,
+          &cuda_events_,     &cuda_graph_events_,  &gpu_infos_,        &cuda_devices_,
+          &cuda_streams_,    &cuda_memory_usage_,  &cuda_contexts_,    &capture_metadata_,
+          &string_ids_,      &export_metadata_,    &session_values_,   &session_start_,
+          &processes_table_, &thread_names_table_, &cuda_callchains_,  &cublas_events_,
+          &cudnn_events_,    &mpi_ranks_,          &diagnostic_events_};
 }
 
 Status ReportWriter::Impl::CloseAndRename() {
@@ -334,6 +336,10 @@ void ReportWriter::AddCublasEvent(const LibraryCallRow& row) { impl_->AddCublasE
 void ReportWriter::AddCudnnEvent(const LibraryCallRow& row) { impl_->AddCudnnEvent(row); }
 void ReportWriter::AddMpiRank(int64_t global_tid, int64_t rank) {
   impl_->AddMpiRank({global_tid, rank});
+}
+void ReportWriter::AddDiagnosticEvent(int64_t timestamp, std::string_view text,
+                                      int64_t global_pid) {
+  impl_->AddDiagnosticEvent({timestamp, text, global_pid});
 }
 void ReportWriter::AddGpuInfo(const GpuInfoRow& row) { impl_->AddCuda(row); }
 void ReportWriter::AddCudaDevice(const CudaDeviceRow& row) { impl_->AddCuda(row); }

@@ -120,6 +120,8 @@ class ReportWriter {
   void AddCudnnEvent(const LibraryCallRow& row);
   // MPI_RANKS: the rank of a distributed job's process, keyed by its main thread.
   void AddMpiRank(int64_t global_tid, int64_t rank);
+  // DIAGNOSTIC_EVENT: a problem with process `global_pid`'s data (records lost, a stream cut).
+  void AddDiagnosticEvent(int64_t timestamp, std::string_view text, int64_t global_pid);
   void AddGpuInfo(const GpuInfoRow& row);
   void AddCudaDevice(const CudaDeviceRow& row);
   void AddCudaStream(const CudaStreamRow& row);

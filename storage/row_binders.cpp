@@ -23,6 +23,18 @@ void Bind(const MpiRankRow& row, RowBinder* binder) {
   binder->Int64(row.rank);
 }
 
+void Bind(const DiagnosticEventRow& row, RowBinder* binder) {
+  constexpr int64_t kHostTimestamp = 2;  // ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE
+  constexpr int64_t kDaemon = 2;         // ENUM_DIAGNOSTIC_SOURCE_TYPE: the launcher
+  constexpr int64_t kWarning = 2;        // ENUM_DIAGNOSTIC_SEVERITY_LEVEL
+  binder->Int64(row.timestamp);
+  binder->Int64(kHostTimestamp);
+  binder->Int64(kDaemon);
+  binder->Int64(kWarning);
+  binder->Text(row.text);
+  binder->Int64(row.global_pid);
+}
+
 void Bind(const ThreadNameRow& row, RowBinder* binder) {
   binder->Int64(row.name_id);
   binder->Int64(row.priority);

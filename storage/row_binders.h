@@ -94,6 +94,13 @@ struct MpiRankRow {
   int64_t global_tid;
   int64_t rank;
 };
+// A problem with a process's data (DIAGNOSTIC_EVENT). prof writes host timestamps (2), from the
+// launcher (source 2), as warnings (severity 2).
+struct DiagnosticEventRow {
+  int64_t timestamp;
+  std::string_view text;
+  int64_t global_pid;
+};
 struct SessionStartRow {
   int64_t utc_epoch_ns;
   std::string_view utc_time;
@@ -107,6 +114,8 @@ inline constexpr InsertSpec kProfSessionInsert{"PROF_SESSION", "name, value"};
 inline constexpr InsertSpec kProcessesInsert{"PROCESSES", "globalPid, pid, name"};
 inline constexpr InsertSpec kThreadNamesInsert{"ThreadNames", "nameId, priority, globalTid"};
 inline constexpr InsertSpec kMpiRanksInsert{"MPI_RANKS", "globalTid, rank"};
+inline constexpr InsertSpec kDiagnosticEventInsert{
+    "DIAGNOSTIC_EVENT", "timestamp, timestampType, source, severity, text, globalPid"};
 inline constexpr InsertSpec kSessionStartInsert{"TARGET_INFO_SESSION_START_TIME",
                                                 "utcEpochNs, utcTime, localTime"};
 inline constexpr InsertSpec kNvtxEventsInsert{
@@ -123,6 +132,7 @@ void Bind(const NameValueRow& row, RowBinder* binder);
 void Bind(const ProcessRow& row, RowBinder* binder);
 void Bind(const ThreadNameRow& row, RowBinder* binder);
 void Bind(const MpiRankRow& row, RowBinder* binder);
+void Bind(const DiagnosticEventRow& row, RowBinder* binder);
 void Bind(const SessionStartRow& row, RowBinder* binder);
 void Bind(const NvtxEventRow& row, RowBinder* binder);
 void Bind(const OsrtCallRow& row, RowBinder* binder);

@@ -54,6 +54,10 @@ const std::vector<TableSpec>& KnownTables() {
       {"CUDA_GPU_MEMORY_USAGE_EVENTS",
        TableCreation::kOnFirstRow,
        {"ENUM_CUDA_MEM_KIND", "ENUM_CUDA_DEV_MEM_EVENT_OPER"}},
+      {"DIAGNOSTIC_EVENT",
+       TableCreation::kOnFirstRow,
+       {"ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE", "ENUM_DIAGNOSTIC_SOURCE_TYPE",
+        "ENUM_DIAGNOSTIC_SEVERITY_LEVEL"}},
       {"TARGET_INFO_GPU", TableCreation::kOnFirstRow, {}},
       {"TARGET_INFO_CUDA_DEVICE", TableCreation::kOnFirstRow, {}},
       {"TARGET_INFO_CUDA_STREAM", TableCreation::kOnFirstRow, {"ENUM_CUPTI_STREAM_TYPE"}},
@@ -68,6 +72,9 @@ const std::vector<TableSpec>& KnownTables() {
       {"ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG", TableCreation::kOnFirstRow, {}},
       {"ENUM_CUPTI_STREAM_TYPE", TableCreation::kOnFirstRow, {}},
       {"ENUM_CUDA_DEV_MEM_EVENT_OPER", TableCreation::kOnFirstRow, {}},
+      {"ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE", TableCreation::kOnFirstRow, {}},
+      {"ENUM_DIAGNOSTIC_SOURCE_TYPE", TableCreation::kOnFirstRow, {}},
+      {"ENUM_DIAGNOSTIC_SEVERITY_LEVEL", TableCreation::kOnFirstRow, {}},
   };
   return tables;
 }

@@ -4,9 +4,9 @@
 #include <map>
 #include <sstream>
 
+#include "storage/batch_inserter.h"
 #include "storage/global_id.h"
 #include "storage/schema_catalog.h"
-#include "storage/batch_inserter.h"
 #include "tests/storage/storage_test_util.h"
 #include "tests/support/test_support.h"
 
@@ -67,7 +67,8 @@ TEST_CASE("an empty report holds only the tables nsys always writes", "[storage]
   CHECK(TableNames(path) == kAlwaysTables);
 }
 
-TEST_CASE("tables appear with their first row - with the enums they refer to", "[storage][schema]") {
+TEST_CASE("tables appear with their first row - with the enums they refer to",
+          "[storage][schema]") {
   SECTION("NVTX only") {
     const std::string path = FreshReportPath("schema-nvtx");
     auto writer = CreateWriter(path);
@@ -94,11 +95,11 @@ TEST_CASE("tables appear with their first row - with the enums they refer to", "
     auto writer = CreateWriter(path);
     writer->AddCudaKernel(CudaKernelRow{});
     FinishWriter(writer.get());
-    CHECK(TableNames(path) ==
-          Strings{"CUPTI_ACTIVITY_KIND_KERNEL", "ENUM_CUDA_FUNC_CACHE_CONFIG",
-                  "ENUM_CUDA_KERNEL_LAUNCH_TYPE", "ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG",
-                  "META_DATA_CAPTURE", "META_DATA_EXPORT", "PROCESSES", "PROF_SESSION",
-                  "StringIds", "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
+    CHECK(TableNames(path) == Strings{"CUPTI_ACTIVITY_KIND_KERNEL", "ENUM_CUDA_FUNC_CACHE_CONFIG",
+                                      "ENUM_CUDA_KERNEL_LAUNCH_TYPE",
+                                      "ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG", "META_DATA_CAPTURE",
+                                      "META_DATA_EXPORT", "PROCESSES", "PROF_SESSION", "StringIds",
+                                      "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
   }
   SECTION("CUDA memcpy and memset share ENUM_CUDA_MEM_KIND") {
     const std::string path = FreshReportPath("schema-memops");
@@ -106,10 +107,11 @@ TEST_CASE("tables appear with their first row - with the enums they refer to", "
     writer->AddCudaMemcpy(CudaMemcpyRow{});
     writer->AddCudaMemset(CudaMemsetRow{});
     FinishWriter(writer.get());
-    CHECK(TableNames(path) ==
-          Strings{"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "ENUM_CUDA_MEMCPY_OPER",
-                  "ENUM_CUDA_MEM_KIND", "META_DATA_CAPTURE", "META_DATA_EXPORT", "PROCESSES",
-                  "PROF_SESSION", "StringIds", "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
+    CHECK(TableNames(path) == Strings{"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+                                      "ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND",
+                                      "META_DATA_CAPTURE", "META_DATA_EXPORT", "PROCESSES",
+                                      "PROF_SESSION", "StringIds", "TARGET_INFO_SESSION_START_TIME",
+                                      "ThreadNames"});
     CHECK(prof::test::QueryRows(path, "SELECT count(*) FROM ENUM_CUDA_MEM_KIND")[0][0] == "8");
   }
   SECTION("CUDA memory usage with its two enums") {
@@ -160,11 +162,12 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
   auto writer = CreateWriter(path);
   writer->AddOsrtCall(SomeOsrtRow(writer.get()));
   writer->AddNvtxEvent(SomeNvtxRow());
+  writer->AddDiagnosticEvent(100, "prof lost 1 records of this process", 42);
   AddOneRowPerCudaTable(writer.get());
   FinishWriter(writer.get());
 
   const std::map<std::string, Strings> reference = ReferenceColumns();
-  REQUIRE(reference.size() == 31);
+  REQUIRE(reference.size() == 35);
   for (const auto& [table, columns] : reference) {
     INFO("table " << table);
     CHECK(ReportColumns(path, table) == columns);
@@ -173,7 +176,7 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
 }
 
 TEST_CASE("the catalog's tables all have DDL compiled in", "[storage][schema]") {
-  REQUIRE(KnownTables().size() == 36);
+  REQUIRE(KnownTables().size() == 40);
   for (const TableSpec& spec : KnownTables()) {
     INFO("table " << spec.name);
     const std::optional<std::string_view> ddl = TableDdl(spec.name);
@@ -200,6 +203,9 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
   CHECK(EnumRows("ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG").size() == 2);
   CHECK(EnumRows("ENUM_CUPTI_STREAM_TYPE").size() == 4);
   CHECK(EnumRows("ENUM_CUDA_DEV_MEM_EVENT_OPER").size() == 2);
+  CHECK(EnumRows("ENUM_DIAGNOSTIC_SEVERITY_LEVEL").size() == 5);
+  CHECK(EnumRows("ENUM_DIAGNOSTIC_SOURCE_TYPE").size() == 4);
+  CHECK(EnumRows("ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE").size() == 3);
   const std::vector<EnumRow> mem_kinds = EnumRows("ENUM_CUDA_MEM_KIND");
   CHECK(mem_kinds.front().name == "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE");
   CHECK(mem_kinds.back().id == 7);
@@ -219,6 +225,18 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
   CHECK(
       prof::test::QueryRows(path, "SELECT name, label FROM ENUM_NSYS_EVENT_CLASS WHERE id = 27") ==
       std::vector<Strings>{{"TRACE_PROCESS_EVENT_OS_RUNTIME", "OSRT runtime"}});
+
+  // The values prof writes into DIAGNOSTIC_EVENT name themselves through its enum tables.
+  const std::string diagnostics = FreshReportPath("schema-diagnostic-enums");
+  auto diagnostics_writer = CreateWriter(diagnostics);
+  diagnostics_writer->AddDiagnosticEvent(100, "prof lost 1 records of this process", 42);
+  FinishWriter(diagnostics_writer.get());
+  CHECK(prof::test::QueryRows(diagnostics,
+                              "SELECT t.name, s.name, v.name FROM DIAGNOSTIC_EVENT d "
+                              "JOIN ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE t ON t.id = d.timestampType "
+                              "JOIN ENUM_DIAGNOSTIC_SOURCE_TYPE s ON s.id = d.source "
+                              "JOIN ENUM_DIAGNOSTIC_SEVERITY_LEVEL v ON v.id = d.severity") ==
+        std::vector<Strings>{{"HostTimestamp", "Daemon", "Warning"}});
 }
 
 TEST_CASE("INSERTs name their columns", "[storage][schema]") {

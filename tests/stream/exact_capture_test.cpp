@@ -53,6 +53,7 @@ void CheckEndedByDeath(const std::string& report) {
 }
 
 void CheckNothingLost(const std::string& report) {
+  CHECK(Number(report, "SELECT count(*) FROM sqlite_master WHERE name = 'DIAGNOSTIC_EVENT'") == 0);
   CHECK(Session(report, "dropped_records") == 0);
   CHECK(Session(report, "torn_records") == 0);
   CHECK(Session(report, "broken_streams") == 0);

@@ -114,6 +114,15 @@ TEST_CASE("a flood of ranges keeps each range whole: kept + dropped == emitted, 
   if (dropped > 0) {
     CHECK(profiled.err.find("prof: warning: " + std::to_string(dropped) + " events were dropped") !=
           std::string::npos);
+    // And per process, as nsys reports problems with a process's data.
+    CHECK(QueryRows(report,
+                    "SELECT d.timestampType, d.source, d.severity, d.text FROM DIAGNOSTIC_EVENT d "
+                    "JOIN PROCESSES p ON p.globalPid = d.globalPid") ==
+          std::vector<std::vector<std::string>>{
+              {"2", "2", "2",
+               "prof lost " + std::to_string(dropped) +
+                   " records of this process: its threads' rings were full (prof could not "
+                   "keep up)"}});
   }
 }
 
