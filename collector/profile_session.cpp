@@ -316,11 +316,12 @@ Status FinishReports(const ProfileOptions& options, storage::SessionInfo session
   Status status = Status::Ok();
   for (size_t i = 0; i < router->reports().size(); ++i) {
     CaptureRouter::Report& report = router->reports()[i];
-    const StreamImporter& importer = *report.importer;
+    StreamImporter& importer = *report.importer;
+    importer.WriteDataProblems(session.duration_ns);
     session.dropped_records = static_cast<int64_t>(importer.dropped_records());
     session.torn_records = static_cast<int64_t>(importer.torn_records());
-    session.unknown_records =
-        static_cast<int64_t>(importer.unknown_records() + importer.malformed_records());
+    session.unknown_records = static_cast<int64_t>(importer.unknown_records());
+    session.malformed_records = static_cast<int64_t>(importer.malformed_records());
     session.broken_streams = static_cast<int64_t>(importer.broken_streams());
     session.cuda_dropped_records = static_cast<int64_t>(importer.cuda_dropped_records());
     result->dropped_records += importer.dropped_records();

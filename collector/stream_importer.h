@@ -28,7 +28,11 @@ class StreamImporter : public StreamSink {
   uint64_t dropped_records() const { return processes_.dropped_records(); }
   uint64_t torn_records() const { return processes_.torn_records(); }
   uint64_t unknown_records() const { return dispatcher_.unknown_records(); }
-  uint64_t malformed_records() const { return dispatcher_.malformed_records(); }
+  // Records shorter than their kind's struct, and those a tracker found unreadable or rejected.
+  uint64_t malformed_records() const;
+  // Writes a DIAGNOSTIC_EVENT row (no process: the session's) at `time` for each kind of record
+  // the trackers could not use: what the counts of PROF_SESSION add up.
+  void WriteDataProblems(int64_t time);
   // Streams rejected at their hello or broken mid-way: their processes' records are incomplete.
   uint64_t broken_streams() const { return broken_streams_; }
   // CUDA: set-up failures to print once, and GPU records CUPTI dropped.

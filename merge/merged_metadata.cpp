@@ -112,7 +112,8 @@ Status SessionRowsMerger::Write(int64_t start_ns, const std::vector<std::string>
   if (Status status = CreateFromProfDdl(out_, "PROF_SESSION"); !status.ok()) return status;
   constexpr const char* kCombine = R"sql(
     WITH counters(name) AS (VALUES ('dropped_records'), ('torn_records'), ('unknown_records'),
-                                   ('broken_streams'), ('cuda_dropped_records'))
+                                   ('malformed_records'), ('broken_streams'),
+                                   ('cuda_dropped_records'))
     INSERT INTO main.PROF_SESSION (name, value)
     SELECT name, value FROM (
       SELECT MIN(rowid) AS position, name, value FROM temp.merged_session

@@ -74,6 +74,7 @@ NameValues SessionRows(const SessionInfo& session) {
       {"dropped_records", std::to_string(session.dropped_records)},
       {"torn_records", std::to_string(session.torn_records)},
       {"unknown_records", std::to_string(session.unknown_records)},
+      {"malformed_records", std::to_string(session.malformed_records)},
       {"broken_streams", std::to_string(session.broken_streams)},
       {"cuda_dropped_records", std::to_string(session.cuda_dropped_records)},
       {"utc_epoch_ns_at_start", std::to_string(session.utc_epoch_ns_at_start)},

@@ -338,7 +338,7 @@ void ReportWriter::AddMpiRank(int64_t global_tid, int64_t rank) {
   impl_->AddMpiRank({global_tid, rank});
 }
 void ReportWriter::AddDiagnosticEvent(int64_t timestamp, std::string_view text,
-                                      int64_t global_pid) {
+                                      std::optional<int64_t> global_pid) {
   impl_->AddDiagnosticEvent({timestamp, text, global_pid});
 }
 void ReportWriter::AddGpuInfo(const GpuInfoRow& row) { impl_->AddCuda(row); }

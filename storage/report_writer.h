@@ -79,6 +79,8 @@ struct SessionInfo {
   int64_t dropped_records = 0;       // records the injected code dropped under back-pressure
   int64_t torn_records = 0;          // records a process's death cut while they were written
   int64_t unknown_records = 0;       // records of kinds this prof does not know, skipped
+  int64_t malformed_records = 0;     // records shorter than their kind's struct or otherwise
+                                     // unreadable, or rejected by a tracker (DIAGNOSTIC_EVENT says)
   int64_t broken_streams = 0;        // process streams rejected or cut mid-record (records lost)
   int64_t cuda_dropped_records = 0;  // GPU activity records CUPTI dropped (no buffer available)
   int64_t utc_epoch_ns_at_start = 0;
@@ -120,8 +122,10 @@ class ReportWriter {
   void AddCudnnEvent(const LibraryCallRow& row);
   // MPI_RANKS: the rank of a distributed job's process, keyed by its main thread.
   void AddMpiRank(int64_t global_tid, int64_t rank);
-  // DIAGNOSTIC_EVENT: a problem with process `global_pid`'s data (records lost, a stream cut).
-  void AddDiagnosticEvent(int64_t timestamp, std::string_view text, int64_t global_pid);
+  // DIAGNOSTIC_EVENT: a problem with process `global_pid`'s data (records lost, a stream cut), or
+  // with the session's (no process).
+  void AddDiagnosticEvent(int64_t timestamp, std::string_view text,
+                          std::optional<int64_t> global_pid);
   void AddGpuInfo(const GpuInfoRow& row);
   void AddCudaDevice(const CudaDeviceRow& row);
   void AddCudaStream(const CudaStreamRow& row);

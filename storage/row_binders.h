@@ -99,7 +99,7 @@ struct MpiRankRow {
 struct DiagnosticEventRow {
   int64_t timestamp;
   std::string_view text;
-  int64_t global_pid;
+  std::optional<int64_t> global_pid;  // none: a problem of the session, not of one process
 };
 struct SessionStartRow {
   int64_t utc_epoch_ns;

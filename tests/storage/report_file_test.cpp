@@ -135,6 +135,7 @@ TEST_CASE("Finish writes the session tables and builds the indexes", "[storage][
              {"dropped_records", "0"},
              {"torn_records", "0"},
              {"unknown_records", "0"},
+             {"malformed_records", "0"},
              {"broken_streams", "0"},
              {"cuda_dropped_records", "0"},
              {"utc_epoch_ns_at_start", "1796226914772304646"}});

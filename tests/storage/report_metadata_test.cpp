@@ -57,6 +57,7 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
   session.dropped_records = 3;
   session.torn_records = 7;
   session.unknown_records = 4;
+  session.malformed_records = 8;
   session.broken_streams = 5;
   session.cuda_dropped_records = 6;
   session.utc_epoch_ns_at_start = 1796226914772304646;
@@ -72,6 +73,7 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
       {"dropped_records", "3"},
       {"torn_records", "7"},
       {"unknown_records", "4"},
+      {"malformed_records", "8"},
       {"broken_streams", "5"},
       {"cuda_dropped_records", "6"},
       {"utc_epoch_ns_at_start", "1796226914772304646"},

@@ -1,0 +1,72 @@
+// What the collector makes of a process's data problems: DIAGNOSTIC_EVENT rows per process (records
+// dropped, cut by its death, a stream cut short) and for the session (records no tracker could
+// use).
+#include "collector/stream_importer.h"
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "storage/global_id.h"
+#include "storage/report_writer.h"
+#include "tests/protocol/stream_bytes.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+using namespace prof::protocol;
+using prof::collector::ProcessStream;
+using prof::collector::StreamImporter;
+using Rows = std::vector<std::vector<std::string>>;
+
+template <typename Record>
+const RecordHeader& Header(const Record& record) {
+  return *reinterpret_cast<const RecordHeader*>(&record);
+}
+
+}  // namespace
+
+TEST_CASE("data problems become DIAGNOSTIC_EVENT rows, per process and for the session",
+          "[importer]") {
+  const std::string path = prof::test::MakeTempDir("importer_problems") + "/r.sqlite";
+  std::unique_ptr<prof::storage::ReportWriter> writer;
+  REQUIRE(prof::storage::ReportWriter::Create(path, &writer).ok());
+  StreamImporter importer(writer.get());
+  ProcessStream process;
+  process.stream_id = 1;
+  const std::vector<char> hello = prof::test::Hello(1234, "worker");
+  alignas(8) char aligned_hello[64] = {};
+  std::memcpy(aligned_hello, hello.data(), hello.size());
+  importer.OnStreamStart(*reinterpret_cast<const RecordHeader*>(aligned_hello), &process);
+
+  DroppedRecordsRecord dropped{};
+  dropped.header = {RecordKind::kDroppedRecords, sizeof(dropped), 7, 0};
+  dropped.dropped = 5;
+  importer.OnRecord(process, Header(dropped));
+  importer.OnRecord(process, Header(dropped));
+  TornRecordsRecord torn{};
+  torn.header = {RecordKind::kTornRecords, sizeof(torn), 0, 0};
+  torn.torn = 1;
+  importer.OnRecord(process, Header(torn));
+  RecordHeader unknown{static_cast<RecordKind>(200), sizeof(RecordHeader), 7, 0};
+  importer.OnRecord(process, unknown);
+  importer.OnStreamEnd(process, "stream cut mid-record (8 bytes left over)");
+  importer.WriteDataProblems(77);
+  CHECK(importer.dropped_records() == 10);
+  CHECK(importer.torn_records() == 1);
+  CHECK(importer.unknown_records() == 1);
+  REQUIRE(writer->Finish(prof::storage::SessionInfo{}).ok());
+
+  const std::string pid = std::to_string(prof::storage::GlobalPid(1234));
+  CHECK(
+      prof::test::QueryRows(path, "SELECT text, globalPid FROM DIAGNOSTIC_EVENT ORDER BY rowid") ==
+      Rows{{"prof lost 10 records of this process: its threads' rings were full (prof could "
+            "not keep up)",
+            pid},
+           {"prof lost 1 records of this process that were being written when it died", pid},
+           {"prof lost the rest of this process's records: stream cut mid-record (8 bytes left "
+            "over)",
+            pid},
+           {"1 records of kinds this prof does not know were skipped", "NULL"}});
+}
