@@ -110,7 +110,7 @@ void NvtxTracker::OnProcessEnd(const ProcessStream& process, int64_t /*end_time*
   ProcessState& state = found->second;
   for (const auto& [range_id, row] : state.open_ranges)
     WriteUnclosed(protocol::NvtxLibrary::kNone, row);
-  stats_.unmatched_pops += state.early_ends.size();
+  stats_.unmatched_range_ends += state.early_ends.size();
   processes_.erase(found);
 }
 
@@ -282,7 +282,7 @@ void NvtxTracker::OnRangeEnd(const ProcessStream& process, const RecordHeader& r
     if (state->early_ends.size() < kMaxEarlyEnds) {
       state->early_ends[end.range_id] = {end_time, end_global_tid};
     } else {
-      ++stats_.unmatched_pops;
+      ++stats_.unmatched_range_ends;
     }
     return;
   }

@@ -36,7 +36,7 @@ namespace prof::collector {
 // Data problems NvtxTracker met; the collector may report them with the session.
 struct NvtxTrackerStats {
   uint64_t malformed_records = 0;      // shorter than their kind's struct, or an unknown NVTX kind
-  uint64_t unmatched_pops = 0;         // range ends that matched no open range
+  uint64_t unmatched_range_ends = 0;   // range ends that matched no open range
   uint64_t unclosed_ranges = 0;        // written with a NULL end at process end
   uint64_t ranges_ended_by_death = 0;  // push/pop ranges open when their process died
 };

@@ -48,7 +48,7 @@ void StreamImporter::WriteDataProblems(int64_t time) {
       {dispatcher_.unknown_records(), "records of kinds this prof does not know were skipped"},
       {dispatcher_.malformed_records(), "records shorter than their kind's layout were skipped"},
       {nvtx.malformed_records, "NVTX records with values prof cannot read were skipped"},
-      {nvtx.unmatched_pops, "NVTX range ends matched no range start and were skipped"},
+      {nvtx.unmatched_range_ends, "NVTX range ends matched no range start and were skipped"},
       {cuda.malformed_records, "CUDA records shorter than their kind's layout were skipped"},
       {cuda.unnamed_api_calls, "CUDA API calls have no name (their name never arrived)"},
       {cuda.unnamed_kernels, "CUDA kernels have no name (their name never arrived)"},

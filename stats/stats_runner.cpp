@@ -7,7 +7,7 @@
 #include <optional>
 #include <utility>
 
-#include "stats/dropped_records.h"
+#include "stats/lost_records.h"
 #include "stats/output_files.h"
 #include "stats/output_format.h"
 #include "stats/report_database.h"
@@ -145,7 +145,7 @@ Status OpenInputs(const std::vector<std::string>& report_paths, std::vector<Inpu
 }
 
 // Before the reports, so that nobody reads their numbers as complete.
-void WarnAboutDroppedRecords(std::vector<InputReport>* inputs) {
+void WarnAboutLostRecords(std::vector<InputReport>* inputs) {
   for (InputReport& input : *inputs) {
     const std::optional<int64_t> dropped = LostRecords(&input.db, "dropped_records");
     if (dropped && *dropped > 0) {
@@ -201,7 +201,7 @@ Status RunStats(const std::vector<std::string>& report_paths, const StatsOptions
   if (Status status = ResolveOutputSettings(options, &settings); !status.ok()) return status;
   std::vector<InputReport> inputs;
   if (Status status = OpenInputs(report_paths, &inputs); !status.ok()) return status;
-  WarnAboutDroppedRecords(&inputs);
+  WarnAboutLostRecords(&inputs);
   std::vector<ReportRequest> reports;
   if (Status status = SelectForAll(options.reports, &inputs, options.quiet, &reports);
       !status.ok()) {

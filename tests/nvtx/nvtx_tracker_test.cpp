@@ -117,7 +117,7 @@ TEST_CASE("start/end ranges are eventType 60 rows with rangeId and endGlobalTid"
   // The end of range 9 reaches the collector before its start (another thread's buffer).
   harness.Feed(End(13, 1900, 9));
   harness.Feed(Start(11, 1800, 9, "end arrived first"));
-  CHECK(harness.stats().unmatched_pops == 0);
+  CHECK(harness.stats().unmatched_range_ends == 0);
   CHECK(harness.Finish() == Rows{Row("100", "500", "60", "7", "NULL", "NULL", "crosses threads",
                                      Tid(11), Tid(12), "NULL", "0"),
                                  Row("150", "600", "60", "8", "NULL", "NULL", "same thread",
@@ -217,7 +217,7 @@ TEST_CASE("ranges open at process end are written with a NULL end", "[nvtx][trac
   harness.Feed(End(12, 1300, 99));  // its start never comes
   harness.EndProcess();
   CHECK(harness.stats().unclosed_ranges == 2);
-  CHECK(harness.stats().unmatched_pops == 1);
+  CHECK(harness.stats().unmatched_range_ends == 1);
   CHECK(harness.Finish() == Rows{Row("100", "NULL", "59", "NULL", "NULL", "NULL", "never popped",
                                      Tid(11), "NULL", "NULL", "0"),
                                  Row("200", "NULL", "60", "4", "NULL", "NULL", "never ended",

@@ -1,4 +1,4 @@
-#include "stats/dropped_records.h"
+#include "stats/lost_records.h"
 
 namespace prof::stats {
 namespace {
