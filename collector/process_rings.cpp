@@ -4,8 +4,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "injection/protocol/clock.h"
 #include "injection/protocol/record_format.h"
@@ -141,7 +139,7 @@ size_t ProcessRings::Drain(char* out, size_t capacity) {
     // Leave room for the torn record below.
     const size_t drained = ring->Drain(out + used, capacity - used - kLossBytes);
     used += drained;
-    if (drained == 0 && ended_ && ring->WriteInProgress()) ++torn;
+    if (drained == 0 && ended_ && ring->WriteCutShort()) ++torn;
     if (drained == 0 && state == ThreadRing::State::kRetired) {
       // Its thread is gone and so are its records: the next new thread of the process takes it,
       // once the ranges the thread never popped are written (never ended, as at an exit).
@@ -151,7 +149,9 @@ size_t ProcessRings::Drain(char* out, size_t capacity) {
       ring->state.compare_exchange_strong(retired, ThreadRing::State::kFree,
                                           std::memory_order_release);
     }
-    if (drained > 0) next_ring_ = index;  // come back to a ring that had records
+    // The next drain starts at the next ring: rings take turns at filling a chunk, so a ring
+    // that always has records cannot starve the others.
+    if (drained > 0) next_ring_ = (index + 1) % total_rings;
   }
   if (!ended_ || used > 0) return used;
   // The process is gone and a whole pass found nothing more: every record it published is in
@@ -175,22 +175,19 @@ size_t ProcessRings::Drain(char* out, size_t capacity) {
   return used;
 }
 
-bool ProcessRings::AttachedBy(uint32_t pid) const {
-  // /proc/<pid>/maps names a System V segment "/SYSV<key> (deleted)" with its id as the inode.
-  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
-  std::string line;
-  while (std::getline(maps, line)) {
-    if (line.find("/SYSV") == std::string::npos) continue;
-    // "start-end perms offset dev inode path": the inode is the fifth field.
-    std::istringstream fields(line);
-    std::string skipped;
-    long long inode = -1;
-    fields >> skipped >> skipped >> skipped >> skipped >> inode;
-    for (const Segment& segment : segments_) {
-      if (segment.id == inode) return true;
-    }
+bool ProcessRings::AttachedElsewhere() const {
+  for (const Segment& segment : segments_) {
+    shmid_ds status{};
+    // The launcher's own attachment is one.
+    if (shmctl(segment.id, IPC_STAT, &status) == 0 && status.shm_nattch > 1) return true;
   }
   return false;
+}
+
+bool ProcessRings::Exiting() const {
+  if (segments_.empty()) return false;
+  const auto* first = static_cast<const protocol::RingSegmentHeader*>(segments_.front().base);
+  return first->exiting.load(std::memory_order_acquire) != 0;
 }
 
 }  // namespace prof::collector

@@ -45,10 +45,13 @@ class ProcessRings {
   // which must be at least kMinDrainCapacity. Returns the byte count; 0 when nothing is left.
   size_t Drain(char* out, size_t capacity);
 
-  // Whether process `pid` still has one of these segments attached: false once it exited (or
-  // exec'd), so that its rings are final. For the rare stream whose socket closed while its
-  // process may live on (the program closed the descriptor).
-  bool AttachedBy(uint32_t pid) const;
+  // Whether a process other than the launcher still has one of these segments attached: false
+  // once the process exited (or exec'd), and any child that shared its rings too, so that its
+  // rings are final. For the stream whose socket closed while its process may live on (the
+  // program closed the descriptor).
+  bool AttachedElsewhere() const;
+  // Whether the process said in its first segment that it runs exit() (so its end is no death).
+  bool Exiting() const;
 
   bool empty() const { return segments_.empty(); }
 

@@ -45,6 +45,10 @@ void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
                          stream_losses_[process.stream_id].torn += torn.torn;
                          NoteLoss(process, "its death cut records being written");
                        });
+  dispatcher->Register(protocol::RecordKind::kRingSegment, sizeof(protocol::RingSegmentRecord),
+                       [this](const ProcessStream& process, const protocol::RecordHeader& record) {
+                         OnMissingRings(process, record);
+                       });
   dispatcher->Register(protocol::RecordKind::kProcessRank, sizeof(protocol::ProcessRankRecord),
                        [this](const ProcessStream& process, const protocol::RecordHeader& record) {
                          OnRank(process, record);
@@ -101,6 +105,23 @@ void ProcessTracker::OnStreamEnd(const ProcessStream& process, const std::string
     writer_->AddDiagnosticEvent(end_time, "prof lost the rest of this process's records: " + error,
                                 process.GlobalPid());
   }
+}
+
+// Only segments that could not be made or attached reach the trackers (the launcher's reader
+// consumes the others): the threads whose records would have gone there are not traced.
+void ProcessTracker::OnMissingRings(const ProcessStream& process,
+                                    const protocol::RecordHeader& record) {
+  protocol::RingSegmentRecord segment;
+  std::memcpy(&segment, &record, sizeof(segment));
+  const std::string why = segment.segment_id < 0 ? std::strerror(-segment.segment_id) : "unknown";
+  ++processes_without_rings_;
+  spdlog::warn("warning: process {} ({}) is not traced: no shared memory for its records ({})",
+               process.pid, process.name, why);
+  writer_->AddDiagnosticEvent(process.SessionTime(record.timestamp_ns),
+                              "prof could not read this process's records: no shared memory for "
+                              "them (" +
+                                  why + ")",
+                              process.GlobalPid());
 }
 
 void ProcessTracker::NoteLoss(const ProcessStream& process, const char* why) {

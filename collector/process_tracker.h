@@ -29,12 +29,15 @@ class ProcessTracker {
 
   uint64_t dropped_records() const { return dropped_records_; }
   uint64_t torn_records() const { return torn_records_; }
+  // Processes (or threads of them) whose records could not be read: no shared memory for them.
+  uint64_t processes_without_rings() const { return processes_without_rings_; }
 
  private:
   void OnThreadName(const ProcessStream& process, const protocol::RecordHeader& record);
   // Says that records are being lost at once, and then at most every kLossNoteInterval, so that
   // a user watching a long run learns it while it runs, not only at its end.
   void NoteLoss(const ProcessStream& process, const char* why);
+  void OnMissingRings(const ProcessStream& process, const protocol::RecordHeader& record);
   void OnRank(const ProcessStream& process, const protocol::RecordHeader& record);
 
   // nsys writes the scheduling priority of each thread; prof reports the default nice-0 value.
@@ -43,6 +46,7 @@ class ProcessTracker {
   storage::ReportWriter* writer_;
   uint64_t dropped_records_ = 0;
   uint64_t torn_records_ = 0;
+  uint64_t processes_without_rings_ = 0;
   struct Losses {
     uint64_t dropped = 0;
     uint64_t torn = 0;

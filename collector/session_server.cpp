@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/eventfd.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -12,9 +13,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "common/signals_blocked.h"
 #include "injection/protocol/clock.h"
+#include "injection/protocol/thread_ring.h"
 
 namespace prof::collector {
 namespace {
@@ -46,6 +50,32 @@ std::string TemporaryRoot() {
 }
 
 using protocol::MonotonicNowNs;
+
+// Ring segments the session's processes made that nobody attached: a process that died before it
+// announced its segment, or whose announcement prof never read (it stopped reading first). The
+// launcher removes a segment once it attached it, so these would otherwise stay until reboot.
+// Recognised by creator, owner, size (prof's exactly) and no attachment.
+void RemoveUnattachedSegments(const std::vector<uint32_t>& pids) {
+  std::ifstream table("/proc/sysvipc/shm");
+  std::string line;
+  std::getline(table, line);  // the column names
+  const uint64_t ring_segment_bytes = protocol::RingSegmentBytes(protocol::kRingsPerSegment);
+  while (std::getline(table, line)) {
+    // key shmid perms size cpid lpid nattch uid gid cuid ...
+    std::istringstream fields(line);
+    long long key = -1, id = -1, perms = 0, size = 0, cpid = 0, lpid = 0, nattch = -1, uid = -1;
+    long long gid = -1, cuid = -1;
+    if (!(fields >> key >> id >> perms >> size >> cpid >> lpid >> nattch >> uid >> gid >> cuid)) {
+      continue;
+    }
+    if (key != 0 || nattch != 0 || static_cast<uint64_t>(size) != ring_segment_bytes ||
+        cuid != static_cast<long long>(geteuid()) ||
+        std::find(pids.begin(), pids.end(), static_cast<uint32_t>(cpid)) == pids.end()) {
+      continue;
+    }
+    shmctl(static_cast<int>(id), IPC_RMID, nullptr);
+  }
+}
 
 uint32_t PeerPid(int fd) {
   ucred credentials{};
@@ -96,6 +126,7 @@ Status SessionServer::Listen(uint64_t session_start_ns, std::unique_ptr<SessionS
 
 SessionServer::~SessionServer() {
   StopReading();
+  RemoveUnattachedSegments(accepted_pids_);
   for (const auto& socket : sockets_) {
     if (socket->fd >= 0) close(socket->fd);
   }
@@ -164,6 +195,7 @@ void SessionServer::AcceptPending() {
     socket->fd = fd;
     socket->id = ++streams_accepted_;
     socket->pid = PeerPid(fd);
+    accepted_pids_.push_back(socket->pid);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       open_pids_.push_back(socket->pid);
@@ -218,10 +250,14 @@ void SessionServer::TakeControlRecords(Socket* socket) {
         header.size >= sizeof(protocol::RingSegmentRecord)) {
       protocol::RingSegmentRecord segment;
       std::memcpy(&segment, record, sizeof(segment));
-      // A segment that cannot be attached costs the records of its threads; prof's injection
-      // announces none such.
       std::string error;
-      socket->rings.AddSegment(segment.segment_id, segment.ring_count, socket->pid, &error);
+      if (segment.segment_id < 0 ||
+          !socket->rings.AddSegment(segment.segment_id, segment.ring_count, socket->pid, &error)) {
+        // No rings to read for this process (or these threads): the trackers say so.
+        if (segment.segment_id >= 0) segment.segment_id = -EPERM;
+        const char* bytes = reinterpret_cast<const char*>(&segment);
+        forward.insert(forward.end(), bytes, bytes + sizeof(segment));
+      }
     } else if (header.kind == protocol::RecordKind::kDrainRequest) {
       socket->drain_requested = true;
     } else if (header.kind == protocol::RecordKind::kProcessExit) {
@@ -275,7 +311,7 @@ void SessionServer::OnSocketClosed(Socket* socket) {
   socket->control.clear();
   // The kernel closes a socket when the last thread holding it is gone; one the process closed
   // itself while it lives on (closefrom, dup2) is told apart by the rings still being attached.
-  if (socket->exit_sent || socket->rings.empty() || !socket->rings.AttachedBy(socket->pid)) {
+  if (socket->exit_sent || socket->rings.empty() || !socket->rings.AttachedElsewhere()) {
     EndStream(socket);
   } else {
     socket->next_liveness_check_ns = MonotonicNowNs() + kLivenessCheckIntervalNs;
@@ -283,9 +319,9 @@ void SessionServer::OnSocketClosed(Socket* socket) {
 }
 
 void SessionServer::EndStream(Socket* socket) {
-  // Without its exit record, the process died: about now, since its socket just closed (or its
-  // rings just went).
-  socket->rings.Ended(!socket->exit_sent, MonotonicNowNs());
+  // Neither its exit record nor the mark exit() leaves in its rings: the process died, about now,
+  // since its socket just closed (or its rings just went).
+  socket->rings.Ended(!socket->exit_sent && !socket->rings.Exiting(), MonotonicNowNs());
   DrainRings(socket, SIZE_MAX);
   StreamChunk end;
   end.connection = socket->id;
@@ -305,7 +341,7 @@ void SessionServer::DrainPass(bool periodic) {
     socket->drain_requested = false;
     DrainRings(socket.get(), kDrainBytesPerPass);
     if (socket->fd < 0 && now >= socket->next_liveness_check_ns) {
-      if (socket->rings.AttachedBy(socket->pid)) {
+      if (socket->rings.AttachedElsewhere()) {
         socket->next_liveness_check_ns = now + kLivenessCheckIntervalNs;
       } else {
         EndStream(socket.get());

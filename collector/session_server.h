@@ -150,7 +150,8 @@ class SessionServer {
   bool accept_paused_ = false;
   std::atomic<bool> descriptors_exhausted_{false};
   std::mutex mutex_;
-  std::vector<uint32_t> open_pids_;  // one per open socket, guarded by mutex_
+  std::vector<uint32_t> open_pids_;      // one per open socket, guarded by mutex_
+  std::vector<uint32_t> accepted_pids_;  // every stream's, reader thread (then the destructor)
 
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
 };

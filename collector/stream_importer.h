@@ -33,8 +33,9 @@ class StreamImporter : public StreamSink {
   // Writes a DIAGNOSTIC_EVENT row (no process: the session's) at `time` for each kind of record
   // the trackers could not use: what the counts of PROF_SESSION add up.
   void WriteDataProblems(int64_t time);
-  // Streams rejected at their hello or broken mid-way: their processes' records are incomplete.
-  uint64_t broken_streams() const { return broken_streams_; }
+  // Streams rejected at their hello or broken mid-way, and processes whose rings could not be
+  // read: their processes' records are incomplete.
+  uint64_t broken_streams() const { return broken_streams_ + processes_.processes_without_rings(); }
   // CUDA: set-up failures to print once, and GPU records CUPTI dropped.
   const std::vector<std::string>& cuda_warnings() const { return cuda_.cuda_warnings(); }
   bool cuda_tracing_started() const { return cuda_.tracing_started(); }

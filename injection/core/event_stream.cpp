@@ -139,7 +139,10 @@ void SendHello() {
 void StartStream() {
   if (!g_connection.Connect(g_settings.socket_path)) return;
   SendHello();
-  if (!StartRingPool(AnnounceSegment)) {
+  if (const int error = StartRingPool(AnnounceSegment); error != 0) {
+    // No shared memory for the rings (limits, an IPC namespace): the launcher says so, from a
+    // segment record without a segment.
+    if (error > 0) AnnounceSegment(-error, 0);
     g_connection.Abandon();
     return;
   }
@@ -211,6 +214,8 @@ bool WaitForSpace(ThreadRing* buffer, const void* first, size_t first_size, cons
 void Append(ThreadRing* ring, const void* first, size_t first_size, const void* second,
             size_t second_size) {
   constexpr size_t kHalf = ThreadRing::kCapacity / 2;
+  // Marked from before any wait for room: a death while waiting cuts this record.
+  ring->BeginWrite();
   const bool was_below_half = ring->UsedBytes() <= kHalf;
   if (!ring->TryAppend(first, first_size, second, second_size) &&
       !WaitForSpace(ring, first, first_size, second, second_size)) {
@@ -269,6 +274,7 @@ __attribute__((destructor)) void StopAtExit() {
   // socket stays open: the kernel closes it once the last thread is gone, which tells the launcher
   // that no record can be half written any more.
   g_enabled.store(false, std::memory_order_release);
+  MarkRingPoolExiting();
   protocol::ProcessExitRecord exit_record{};
   exit_record.header = {protocol::RecordKind::kProcessExit, sizeof(exit_record), CurrentTid(),
                         MonotonicNowNs()};

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <new>
 
 namespace prof::injection {
@@ -35,12 +36,17 @@ constexpr long kGrowWaitIntervalNs = 50'000;
 // then trace nothing. The launcher marks the segment for removal once it has attached it, not
 // this process: a process that dies before the launcher attached its segment would otherwise take
 // the segment, and its records, with it.
-void* AttachNewSegment() {
+// Sets *error to the errno of a System V call that failed, or to -1 when the launcher was not told.
+void* AttachNewSegment(int* error) {
   const size_t bytes = protocol::RingSegmentBytes(protocol::kRingsPerSegment);
   const long id = syscall(SYS_shmget, IPC_PRIVATE, bytes, IPC_CREAT | IPC_EXCL | 0600);
-  if (id < 0) return nullptr;
+  if (id < 0) {
+    *error = errno;
+    return nullptr;
+  }
   const long attached = syscall(SYS_shmat, id, nullptr, 0);
   if (attached < 0 && attached > -4096) {
+    *error = errno;
     syscall(SYS_shmctl, id, IPC_RMID, nullptr);
     return nullptr;
   }
@@ -55,6 +61,7 @@ void* AttachNewSegment() {
   header->version = protocol::kRingSegmentVersion;
   header->ring_count = protocol::kRingsPerSegment;
   if (!g_announce(static_cast<int>(id), protocol::kRingsPerSegment)) {
+    *error = -1;
     syscall(SYS_shmctl, id, IPC_RMID, nullptr);  // no launcher will
     syscall(SYS_shmdt, segment);
     return nullptr;
@@ -93,7 +100,7 @@ bool Grow(uint32_t segment_count) {
   bool grown = false;
   if (segments[segment_count].load(std::memory_order_acquire) != nullptr) {
     grown = true;  // another thread added it meanwhile
-  } else if (void* segment = AttachNewSegment()) {
+  } else if (int error = 0; void* segment = AttachNewSegment(&error)) {
     segments[segment_count].store(segment, std::memory_order_release);
     grown = true;
   }
@@ -103,12 +110,19 @@ bool Grow(uint32_t segment_count) {
 
 }  // namespace
 
-bool StartRingPool(SegmentAnnouncer announce) {
+int StartRingPool(SegmentAnnouncer announce) {
   g_announce = announce;
-  void* segment = AttachNewSegment();
-  if (segment == nullptr) return false;
+  int error = 0;
+  void* segment = AttachNewSegment(&error);
+  if (segment == nullptr) return error;
   segments[0].store(segment, std::memory_order_release);
-  return true;
+  return 0;
+}
+
+void MarkRingPoolExiting() {
+  if (void* first = segments[0].load(std::memory_order_acquire)) {
+    static_cast<RingSegmentHeader*>(first)->exiting.store(1, std::memory_order_release);
+  }
 }
 
 ThreadRing* AcquireRing(uint32_t tid) {
@@ -133,9 +147,15 @@ void CountDroppedWithoutRing() {
 }
 
 void ForgetInheritedRings() {
+  const size_t bytes = protocol::RingSegmentBytes(protocol::kRingsPerSegment);
   for (uint32_t s = 0; s < kMaxSegments; ++s) {
     void* segment = segments[s].exchange(nullptr, std::memory_order_acq_rel);
-    if (segment != nullptr) syscall(SYS_shmdt, segment);
+    // Replacing the mapping detaches the segment; the private pages are never touched unless a
+    // stale write lands there, and reserve no memory.
+    if (segment != nullptr) {
+      syscall(SYS_mmap, segment, bytes, PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    }
   }
   g_growing.store(false, std::memory_order_relaxed);
 }

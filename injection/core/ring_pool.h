@@ -17,9 +17,12 @@ namespace prof::injection {
 // Sends a new segment's id to the launcher; false when it could not.
 using SegmentAnnouncer = bool (*)(int segment_id, uint32_t ring_count);
 
-// Makes and announces the process's first segment; false when shared memory cannot be made or
-// the launcher did not take it (the stream then stays off).
-bool StartRingPool(SegmentAnnouncer announce);
+// Makes and announces the process's first segment. Returns 0, or the errno of the System V call
+// that failed (the stream then stays off), or -1 when the launcher could not be told.
+int StartRingPool(SegmentAnnouncer announce);
+
+// Says in the first segment that the process is exiting normally (exit(), not a death).
+void MarkRingPoolExiting();
 
 // Claims a free ring (or one in a new segment) for the calling thread; nullptr when no ring can
 // be had (counted in the first segment's dropped_without_ring). Async-signal-safe: lock-free
@@ -35,8 +38,10 @@ template <typename Visit>
 void ForEachRing(Visit visit);
 
 // Fork child: forgets the parent's segments, still attached in the child and shared with the
-// parent, without touching their contents (they are the parent's, which goes on writing them),
-// and detaches them so that nothing of the child writes there.
+// parent, without touching their contents (they are the parent's, which goes on writing them).
+// Each is replaced by private memory at the same address rather than detached: a signal handler
+// that forked while its thread was inside Emit returns into a copy that then lands there
+// harmlessly, instead of faulting.
 void ForgetInheritedRings();
 
 namespace ring_pool_detail {

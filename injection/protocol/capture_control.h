@@ -133,6 +133,7 @@ constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
   switch (kind) {
     case RecordKind::kDroppedRecords:
     case RecordKind::kTornRecords:
+    case RecordKind::kRingSegment:  // reaches the launcher's trackers only when it failed
     case RecordKind::kProcessExit:
     case RecordKind::kCudaDroppedRecords:
       return CaptureRole::kStreamNotice;

@@ -118,8 +118,10 @@ struct DroppedRecordsRecord {
 static_assert(sizeof(DroppedRecordsRecord) == 24);
 
 // Sent on the socket: the System V shared memory segment `segment_id` holds `ring_count` thread
-// rings the launcher attaches and drains. Consumed by the launcher's reader; never reaches the
-// trackers.
+// rings the launcher attaches and drains. Consumed by the launcher's reader, except when there is
+// no segment: a negative `segment_id` is -errno of the call that failed (in the process, or the
+// launcher's refusal, -EPERM), and the record goes on to the trackers, which say the process's
+// threads are not traced.
 struct RingSegmentRecord {
   RecordHeader header;
   int32_t segment_id;

@@ -36,8 +36,9 @@ bool ThreadRing::TryAppend(const void* first, size_t first_size, const void* sec
     head = NextLapStart(head);
   }
   if (kCapacity - (head - tail) < total) return false;
-  // Set until `head` publishes the record: a death in between leaves the mark for the launcher.
-  writing_.store(1, std::memory_order_relaxed);
+  // Marked until `head` publishes the record (unless a caller marked it earlier): a death in
+  // between leaves the mark for the launcher.
+  if (writing_.load(std::memory_order_relaxed) == 0) BeginWrite();
   // The ring is copied piecewise so that a record may wrap around its end.
   size_t offset = head & (kCapacity - 1);
   auto copy_in = [&](const void* source, size_t size) {
@@ -68,6 +69,9 @@ size_t ThreadRing::Drain(char* out, size_t capacity) {
   const uint64_t head = head_.load(std::memory_order_acquire);
   uint64_t tail = tail_.load(std::memory_order_acquire);
   if (tail >= head) return 0;  // no store: the owner may be rewinding
+  // More than a ring's worth between them: not positions this ring's producer wrote (a program
+  // that wrote over its ring). Nothing is read, so a drain to the end still ends.
+  if (head - tail > kCapacity) return 0;
   if (RecordSizeAt(tail) == 0) {
     // A gap marker: the owner went on at the next lap's start. Not empty before (the marker is
     // there) nor after (the owner publishes a record with the marker), so the owner, which moves
@@ -105,12 +109,14 @@ bool ThreadRing::OpenRange(const void* record, size_t record_size, const void* t
   const size_t total = AlignedRecordSize(record_size + text_size);
   const uint32_t used = open_bytes_.load(std::memory_order_relaxed);
   if (total > UINT16_MAX || used > kOpenRangeBytes || kOpenRangeBytes - used < total) return false;
+  BeginWrite();  // a death before the range is whole here cuts it
   char* entry = open_ranges_ + used;
   std::memcpy(entry, record, record_size);
   std::memcpy(entry + record_size, text, text_size);
   std::memset(entry + record_size + text_size, 0, total - record_size - text_size);
   // Published whole: the launcher reads [0, open_bytes_) only.
   open_bytes_.store(used + static_cast<uint32_t>(total), std::memory_order_release);
+  EndWrite();
   return true;
 }
 
@@ -132,7 +138,7 @@ size_t ThreadRing::TakeOpenRange(uint64_t domain_id, uint64_t level, char* out, 
     offset += record.header.size;
   }
   if (found == used || found_size > capacity || found_size > used - found) return 0;
-  writing_.store(1, std::memory_order_relaxed);
+  BeginWrite();
   std::memcpy(out, open_ranges_ + found, found_size);
   const uint32_t above = used - found - found_size;
   if (above > 0) {
@@ -151,6 +157,12 @@ size_t ThreadRing::CopyOpenRanges(char* out, size_t capacity) const {
   const size_t count = std::min(used, capacity);
   std::memcpy(out, open_ranges_, count);
   return count;
+}
+
+bool ThreadRing::WriteCutShort() const {
+  const uint64_t mark = writing_.load(std::memory_order_acquire);
+  // Published after the mark was set (the producer clears it right after): the record arrived.
+  return mark != 0 && mark - 1 >= head_.load(std::memory_order_acquire);
 }
 
 uint16_t ThreadRing::RecordSizeAt(uint64_t position) const {

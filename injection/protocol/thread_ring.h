@@ -6,9 +6,11 @@
 // A ThreadRing is a single-producer/single-consumer byte ring. The producer (the owning thread of
 // the traced process) appends whole records and then publishes `head` with release semantics; the
 // consumer (the launcher) copies bytes out of [tail, head) and publishes `tail`. Since `head` only
-// moves past complete records, a record is visible only once complete: a producer killed while
-// copying leaves `writing` set and its half-written record unpublished, and the launcher counts it
-// as torn (kTornRecords) when the process is gone.
+// moves past complete records, a record is visible only once complete. Before a record is
+// written, the producer marks where (`writing`, the `head` it starts from); a producer that dies
+// before publishing the record leaves the mark at or past `head`, and the launcher counts the
+// record as torn (kTornRecords) once the process is gone. A mark `head` has passed is a record
+// that arrived.
 //
 // A thread reuses the pages it has touched, so that the ring's memory stays what its largest
 // backlog needed and writing costs no page faults once that memory is resident:
@@ -54,9 +56,14 @@ class alignas(4096) ThreadRing {
   size_t Drain(char* out, size_t capacity);
   // Bytes of records between the consumer and the producer (a skipped gap not counted).
   size_t UsedBytes() const;
-  // True while the producer is between starting a record and publishing it. Read by the launcher
-  // once the process is gone: a record cut there by the process's death.
-  bool WriteInProgress() const { return writing_.load(std::memory_order_acquire) != 0; }
+  // Producer: marks a record as being written from now on (before a wait for room, or before a
+  // range leaves the open ranges), until TryAppend() publishes it or EndWrite() gives it up.
+  void BeginWrite() {
+    writing_.store(head_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  void EndWrite() { writing_.store(0, std::memory_order_release); }
+  // Consumer, once the process is gone: whether it died with a record begun and not published.
+  bool WriteCutShort() const;
 
   // Push/pop ranges open on the owning thread, innermost last: whole kNvtxPushPopRange records
   // (NvtxEventRecord, `level` set), kept here until they end so that the launcher can still write
@@ -66,10 +73,9 @@ class alignas(4096) ThreadRing {
   bool OpenRange(const void* record, size_t record_size, const void* text, size_t text_size);
   // Producer: removes the innermost open range of `domain_id` at `level` and copies its record
   // into `out` (at least kOpenRangeBytes or the largest record); returns its size, 0 when there
-  // is none. The range is then marked as being written until the TryAppend() that follows
-  // publishes it, or EndWrite() says it was dropped.
+  // is none. The range is then marked as being written (BeginWrite) until the TryAppend() that
+  // follows publishes it, or EndWrite() says it was dropped.
   size_t TakeOpenRange(uint64_t domain_id, uint64_t level, char* out, size_t capacity);
-  void EndWrite() { writing_.store(0, std::memory_order_release); }
   // Consumer, once the process is gone: copies the open ranges (whole records, as the producer
   // left them) into `out`, at most `capacity` bytes; returns the byte count.
   size_t CopyOpenRanges(char* out, size_t capacity) const;
@@ -95,7 +101,8 @@ class alignas(4096) ThreadRing {
   alignas(64) std::atomic<uint64_t> head_{0};  // written by the producer
   // Where the producer's latest gap marker sits (0: none yet); written by the producer.
   std::atomic<uint64_t> gap_start_{0};
-  std::atomic<uint32_t> writing_{0};           // written by the producer
+  // 0, or 1 + the `head` a record being written starts from; written by the producer.
+  std::atomic<uint64_t> writing_{0};
   alignas(64) std::atomic<uint64_t> tail_{0};  // written by the consumer
   // Bytes of open ranges (whole records from open_ranges_[0]); written by the producer.
   alignas(64) std::atomic<uint32_t> open_bytes_{0};
@@ -114,6 +121,10 @@ struct RingSegmentHeader {
   // Records lost before the process had a ring to count them in (no shared memory for a new
   // thread's ring); counted in the first segment.
   std::atomic<uint64_t> dropped_without_ring;
+  // Set in the first segment when the process runs exit(): its end is not a death, even when it
+  // could not say so on its socket (closed by the program, or full).
+  std::atomic<uint32_t> exiting;
+  uint32_t reserved2;
 };
 
 inline constexpr uint32_t kRingSegmentMagic = 0x474e4952;  // "RING" little-endian

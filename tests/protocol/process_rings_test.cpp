@@ -74,7 +74,7 @@ Drained DrainAll(ProcessRings* rings) {
 void StartPool(ProcessRings* rings) {
   prof::injection::ForgetInheritedRings();
   g_announced.clear();
-  REQUIRE(prof::injection::StartRingPool(KeepAnnounced));
+  REQUIRE(prof::injection::StartRingPool(KeepAnnounced) == 0);
   REQUIRE(g_announced.size() == 1);
   std::string error;
   REQUIRE(rings->AddSegment(g_announced[0], kRingsPerSegment, kPid, &error));
@@ -146,11 +146,8 @@ TEST_CASE("once the process is gone, a record cut while written is counted as to
   ThreadRing* ring = prof::injection::AcquireRing(301);
   REQUIRE(ring != nullptr);
   for (uint64_t i = 0; i < 3; ++i) REQUIRE(Append(ring, i));
-  // What a producer killed inside TryAppend leaves: the mark set, the record unpublished. The
-  // mark is the 32-bit word after `head` and the gap start (thread_ring.h).
-  auto* writing = reinterpret_cast<std::atomic<uint32_t>*>(reinterpret_cast<char*>(ring) + 64 + 16);
-  writing->store(1);
-  REQUIRE(ring->WriteInProgress());
+  // What a producer killed inside Emit leaves: the mark set, the record unpublished.
+  ring->BeginWrite();
   // While the process may still finish the record, nothing is torn.
   Drained live = DrainAll(&rings);
   CHECK(live.numbers.size() == 3);
@@ -188,13 +185,11 @@ TEST_CASE("ranges open when the process ends come out whole, ended as it ended",
   std::vector<char> taken(ThreadRing::kOpenRangeBytes);
   const size_t size = ring->TakeOpenRange(0, 1, taken.data(), taken.size());
   REQUIRE(size == AlignedRecordSize(sizeof(NvtxEventRecord) + 16));
-  REQUIRE(ring->WriteInProgress());
   NvtxEventRecord inner;
   std::memcpy(&inner, taken.data(), sizeof(inner));
   inner.end_ns = 300;
   std::memcpy(taken.data(), &inner, sizeof(inner));
   REQUIRE(ring->TryAppend(taken.data(), size, nullptr, 0));
-  CHECK_FALSE(ring->WriteInProgress());
   // While the process lives, its open range stays its own.
   CHECK(DrainAll(&rings).ranges.size() == 1);
   rings.Ended(died, 999);
@@ -224,16 +219,52 @@ TEST_CASE("a thread that exits with ranges open leaves them unended, not to the 
   CHECK(DrainAll(&rings).ranges.empty());
 }
 
-TEST_CASE("a process's segments are attached by it, not by a process that is gone", "[rings]") {
+TEST_CASE("a process's segments count as attached until it lets them go", "[rings]") {
   ProcessRings rings;
   StartPool(&rings);
-  CHECK(rings.AttachedBy(kPid));
-  // A fork child inherits the attachment; once it exited, its pid holds none.
-  const pid_t child = fork();
-  if (child == 0) _exit(0);
-  REQUIRE(child > 0);
-  REQUIRE(waitpid(child, nullptr, 0) == child);
-  CHECK_FALSE(rings.AttachedBy(static_cast<uint32_t>(child)));
+  CHECK(rings.AttachedElsewhere());
+  CHECK_FALSE(rings.Exiting());
+  prof::injection::MarkRingPoolExiting();
+  CHECK(rings.Exiting());
+  // What a fork child does with its parent's segments, and an exit or exec with its own.
+  prof::injection::ForgetInheritedRings();
+  CHECK_FALSE(rings.AttachedElsewhere());
+}
+
+TEST_CASE("rings take turns at filling the launcher's buffer", "[rings]") {
+  ProcessRings rings;
+  StartPool(&rings);
+  ThreadRing* busy = prof::injection::AcquireRing(601);
+  ThreadRing* other = prof::injection::AcquireRing(602);
+  // Each holds more than one drain's buffer: 1 MiB of 40-byte records.
+  for (uint64_t i = 0; i < 26000; ++i) {
+    REQUIRE(Append(busy, i));
+    REQUIRE(Append(other, 100000 + i));
+  }
+  std::vector<char> out(256 * 1024);
+  const auto first_of = [&](size_t size) {
+    RecordHeader header;
+    REQUIRE(size >= sizeof(header));
+    std::memcpy(&header, out.data(), sizeof(header));
+    return header.timestamp_ns;
+  };
+  const uint64_t first = first_of(rings.Drain(out.data(), out.size()));
+  const uint64_t second = first_of(rings.Drain(out.data(), out.size()));
+  CHECK((first < 100000) != (second < 100000));
+}
+
+TEST_CASE("a ring whose positions the program overwrote yields nothing, and a final drain ends",
+          "[rings]") {
+  ProcessRings rings;
+  StartPool(&rings);
+  ThreadRing* ring = prof::injection::AcquireRing(701);
+  for (uint64_t i = 0; i < 3; ++i) REQUIRE(Append(ring, i));
+  // `head` (the first word of the ring's second cache line) far past anything written.
+  auto* head = reinterpret_cast<std::atomic<uint64_t>*>(reinterpret_cast<char*>(ring) + 64);
+  head->store(head->load() + (uint64_t{1} << 40));
+  rings.Ended(true, 999);
+  const Drained drained = DrainAll(&rings);
+  CHECK(drained.numbers.empty());
 }
 
 TEST_CASE("segments that are not the process's rings are refused", "[rings]") {

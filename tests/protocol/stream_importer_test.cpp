@@ -4,6 +4,7 @@
 #include "collector/stream_importer.h"
 
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -69,4 +70,28 @@ TEST_CASE("data problems become DIAGNOSTIC_EVENT rows, per process and for the s
             "over)",
             pid},
            {"1 records of kinds this prof does not know were skipped", "NULL"}});
+}
+
+TEST_CASE("a process whose rings could not be made is reported, not silently empty", "[importer]") {
+  const std::string path = prof::test::MakeTempDir("importer_no_rings") + "/r.sqlite";
+  std::unique_ptr<prof::storage::ReportWriter> writer;
+  REQUIRE(prof::storage::ReportWriter::Create(path, &writer).ok());
+  StreamImporter importer(writer.get());
+  ProcessStream process;
+  process.stream_id = 1;
+  const std::vector<char> hello = prof::test::Hello(1234, "worker");
+  alignas(8) char aligned_hello[64] = {};
+  std::memcpy(aligned_hello, hello.data(), hello.size());
+  importer.OnStreamStart(*reinterpret_cast<const RecordHeader*>(aligned_hello), &process);
+  // What the launcher's reader passes on when shmget failed in the process (ENOSPC: shmmni).
+  RingSegmentRecord segment{};
+  segment.header = {RecordKind::kRingSegment, sizeof(segment), 7, 0};
+  segment.segment_id = -ENOSPC;
+  importer.OnRecord(process, Header(segment));
+  importer.OnStreamEnd(process, "");
+  CHECK(importer.broken_streams() == 1);
+  REQUIRE(writer->Finish(prof::storage::SessionInfo{}).ok());
+  CHECK(prof::test::QueryRows(path, "SELECT text FROM DIAGNOSTIC_EVENT") ==
+        Rows{{"prof could not read this process's records: no shared memory for them (No space "
+              "left on device)"}});
 }
