@@ -79,6 +79,20 @@ TEST_CASE("a burst right before the process dies is kept whole", "[exact][e2e]")
   CheckNothingLost(p.report);
 }
 
+TEST_CASE("a burst of 21 MB right before SIGKILL is kept whole, past the ring's reuse point",
+          "[exact][e2e]") {
+  // 300,000 ranges of 72 bytes: through the ring's gap marker and rewinds, most of it still in
+  // the ring when the process dies, drained after the death.
+  constexpr long kLargeBurst = 300000;
+  const Profiled p = Profile("death_large_sigkill", {TestProgram("death_program"), "sigkill",
+                                                     std::to_string(kLargeBurst)});
+  INFO(p.result.err);
+  CHECK(p.result.exit_code == 128 + 9);
+  CHECK(WholeRanges(p.report, "burst") == kLargeBurst);
+  CheckEndedByDeath(p.report);
+  CheckNothingLost(p.report);
+}
+
 TEST_CASE("a burst before another process's SIGKILL is kept whole", "[exact][e2e]") {
   const std::string directory = MakeTempDir("death_killed");
   const std::string marker = directory + "/burst-done";
