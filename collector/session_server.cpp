@@ -250,13 +250,16 @@ void SessionServer::TakeControlRecords(Socket* socket) {
         header.size >= sizeof(protocol::RingSegmentRecord)) {
       protocol::RingSegmentRecord segment;
       std::memcpy(&segment, record, sizeof(segment));
-      std::string error;
+      // Why a segment was refused matters less than that it was: the process's injection is
+      // prof's own, so a refusal means a segment that is not (a program that wrote over it).
+      std::string refusal;
       if (segment.segment_id < 0 ||
-          !socket->rings.AddSegment(segment.segment_id, segment.ring_count, socket->pid, &error)) {
+          !socket->rings.AddSegment(segment.segment_id, segment.ring_count, socket->pid,
+                                    &refusal)) {
         // No rings to read for this process (or these threads): the trackers say so.
         if (segment.segment_id >= 0) segment.segment_id = -EPERM;
-        const char* bytes = reinterpret_cast<const char*>(&segment);
-        forward.insert(forward.end(), bytes, bytes + sizeof(segment));
+        const char* segment_bytes = reinterpret_cast<const char*>(&segment);
+        forward.insert(forward.end(), segment_bytes, segment_bytes + sizeof(segment));
       }
     } else if (header.kind == protocol::RecordKind::kDrainRequest) {
       socket->drain_requested = true;

@@ -162,6 +162,7 @@ void AfterForkInChild() {
   g_connection.Abandon();
   t_tid = 0;
   t_ring = nullptr;
+  pthread_setspecific(g_thread_exit_key, nullptr);  // the parent's ring is not this thread's
   ForgetInheritedRings();
   StartStream();
   --t_internal_depth;
