@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,20 +27,36 @@ const RecordHeader& Header(const Record& record) {
   return *reinterpret_cast<const RecordHeader*>(&record);
 }
 
+// An importer writing to a fresh report, with the stream of process 1234 started.
+struct ImporterFixture {
+  explicit ImporterFixture(const std::string& test_name)
+      : path(prof::test::MakeTempDir(test_name) + "/r.sqlite") {
+    REQUIRE(prof::storage::ReportWriter::Create(path, &writer).ok());
+    importer = std::make_unique<StreamImporter>(writer.get());
+    process.stream_id = 1;
+    const std::vector<char> hello = prof::test::Hello(1234, "worker");
+    alignas(8) char aligned_hello[64] = {};
+    std::memcpy(aligned_hello, hello.data(), hello.size());
+    importer->OnStreamStart(*reinterpret_cast<const RecordHeader*>(aligned_hello), &process);
+  }
+  Rows Finish(const std::string& query) {
+    REQUIRE(writer->Finish(prof::storage::SessionInfo{}).ok());
+    return prof::test::QueryRows(path, query);
+  }
+
+  std::string path;
+  std::unique_ptr<prof::storage::ReportWriter> writer;
+  std::unique_ptr<StreamImporter> importer;
+  ProcessStream process;
+};
+
 }  // namespace
 
 TEST_CASE("data problems become DIAGNOSTIC_EVENT rows, per process and for the session",
           "[importer]") {
-  const std::string path = prof::test::MakeTempDir("importer_problems") + "/r.sqlite";
-  std::unique_ptr<prof::storage::ReportWriter> writer;
-  REQUIRE(prof::storage::ReportWriter::Create(path, &writer).ok());
-  StreamImporter importer(writer.get());
-  ProcessStream process;
-  process.stream_id = 1;
-  const std::vector<char> hello = prof::test::Hello(1234, "worker");
-  alignas(8) char aligned_hello[64] = {};
-  std::memcpy(aligned_hello, hello.data(), hello.size());
-  importer.OnStreamStart(*reinterpret_cast<const RecordHeader*>(aligned_hello), &process);
+  ImporterFixture fixture("importer_problems");
+  StreamImporter& importer = *fixture.importer;
+  const ProcessStream& process = fixture.process;
 
   DroppedRecordsRecord dropped{};
   dropped.header = {RecordKind::kDroppedRecords, sizeof(dropped), 7, 0};
@@ -57,32 +74,22 @@ TEST_CASE("data problems become DIAGNOSTIC_EVENT rows, per process and for the s
   CHECK(importer.dropped_records() == 10);
   CHECK(importer.torn_records() == 1);
   CHECK(importer.unknown_records() == 1);
-  REQUIRE(writer->Finish(prof::storage::SessionInfo{}).ok());
-
   const std::string pid = std::to_string(prof::storage::GlobalPid(1234));
-  CHECK(
-      prof::test::QueryRows(path, "SELECT text, globalPid FROM DIAGNOSTIC_EVENT ORDER BY rowid") ==
-      Rows{{"prof lost 10 records of this process: its threads' rings were full (prof could "
-            "not keep up)",
-            pid},
-           {"prof lost 1 records of this process that were being written when it died", pid},
-           {"prof lost the rest of this process's records: stream cut mid-record (8 bytes left "
-            "over)",
-            pid},
-           {"1 records of kinds this prof does not know were skipped", "NULL"}});
+  CHECK(fixture.Finish("SELECT text, globalPid FROM DIAGNOSTIC_EVENT ORDER BY rowid") ==
+        Rows{{"prof lost 10 records of this process: its threads' rings were full (prof could "
+              "not keep up)",
+              pid},
+             {"prof lost 1 records of this process that were being written when it died", pid},
+             {"prof lost the rest of this process's records: stream cut mid-record (8 bytes left "
+              "over)",
+              pid},
+             {"1 records of kinds this prof does not know were skipped", "NULL"}});
 }
 
 TEST_CASE("a process whose rings could not be made is reported, not silently empty", "[importer]") {
-  const std::string path = prof::test::MakeTempDir("importer_no_rings") + "/r.sqlite";
-  std::unique_ptr<prof::storage::ReportWriter> writer;
-  REQUIRE(prof::storage::ReportWriter::Create(path, &writer).ok());
-  StreamImporter importer(writer.get());
-  ProcessStream process;
-  process.stream_id = 1;
-  const std::vector<char> hello = prof::test::Hello(1234, "worker");
-  alignas(8) char aligned_hello[64] = {};
-  std::memcpy(aligned_hello, hello.data(), hello.size());
-  importer.OnStreamStart(*reinterpret_cast<const RecordHeader*>(aligned_hello), &process);
+  ImporterFixture fixture("importer_no_rings");
+  StreamImporter& importer = *fixture.importer;
+  const ProcessStream& process = fixture.process;
   // What the launcher's reader passes on when shmget failed in the process (ENOSPC: shmmni).
   RingSegmentRecord segment{};
   segment.header = {RecordKind::kRingSegment, sizeof(segment), 7, 0};
@@ -90,8 +97,7 @@ TEST_CASE("a process whose rings could not be made is reported, not silently emp
   importer.OnRecord(process, Header(segment));
   importer.OnStreamEnd(process, "");
   CHECK(importer.broken_streams() == 1);
-  REQUIRE(writer->Finish(prof::storage::SessionInfo{}).ok());
-  CHECK(prof::test::QueryRows(path, "SELECT text FROM DIAGNOSTIC_EVENT") ==
+  CHECK(fixture.Finish("SELECT text FROM DIAGNOSTIC_EVENT") ==
         Rows{{"prof could not read this process's records: no shared memory for them (No space "
               "left on device)"}});
 }
