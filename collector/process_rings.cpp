@@ -1,9 +1,13 @@
 #include "collector/process_rings.h"
 
 #include <sys/shm.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "injection/protocol/clock.h"
 #include "injection/protocol/record_format.h"
@@ -60,12 +64,12 @@ bool ProcessRings::AddSegment(int segment_id, uint32_t ring_count, uint32_t pid,
   return true;
 }
 
-size_t ProcessRings::AppendLoss(char* out, uint16_t kind, uint32_t tid, uint64_t count) {
+size_t ProcessRings::AppendLoss(char* out, RecordKind kind, uint32_t tid, uint64_t count) {
   if (count == 0) return 0;
   // DroppedRecordsRecord and TornRecordsRecord share this layout: a header and a count.
   static_assert(sizeof(protocol::DroppedRecordsRecord) == sizeof(protocol::TornRecordsRecord));
   protocol::DroppedRecordsRecord record{};
-  record.header = {static_cast<RecordKind>(kind), sizeof(record), tid, protocol::MonotonicNowNs()};
+  record.header = {kind, sizeof(record), tid, protocol::MonotonicNowNs()};
   record.dropped = count;
   std::memcpy(out, &record, sizeof(record));
   return sizeof(record);
@@ -116,8 +120,7 @@ size_t ProcessRings::Drain(char* out, size_t capacity) {
   if (!segments_.empty()) {
     auto* first = static_cast<protocol::RingSegmentHeader*>(segments_.front().base);
     const uint64_t dropped = first->dropped_without_ring.load(std::memory_order_relaxed);
-    used += AppendLoss(out, static_cast<uint16_t>(RecordKind::kDroppedRecords), 0,
-                       dropped - dropped_without_ring_seen_);
+    used += AppendLoss(out, RecordKind::kDroppedRecords, 0, dropped - dropped_without_ring_seen_);
     dropped_without_ring_seen_ = dropped;
   }
   size_t total_rings = 0;
@@ -133,8 +136,8 @@ size_t ProcessRings::Drain(char* out, size_t capacity) {
     const ThreadRing::State state = ring->state.load(std::memory_order_acquire);
     if (state != ThreadRing::State::kOwned && state != ThreadRing::State::kRetired) continue;
     const uint64_t dropped = ring->dropped.load(std::memory_order_relaxed);
-    used += AppendLoss(out + used, static_cast<uint16_t>(RecordKind::kDroppedRecords),
-                       ring->owner_tid, dropped - segment->dropped_seen[ring_index]);
+    used += AppendLoss(out + used, RecordKind::kDroppedRecords, ring->owner_tid,
+                       dropped - segment->dropped_seen[ring_index]);
     segment->dropped_seen[ring_index] = dropped;
     // Leave room for the torn record below.
     const size_t drained = ring->Drain(out + used, capacity - used - kLossBytes);
@@ -170,9 +173,31 @@ size_t ProcessRings::Drain(char* out, size_t capacity) {
   }
   if (!torn_reported_) {
     torn_reported_ = true;
-    used += AppendLoss(out + used, static_cast<uint16_t>(RecordKind::kTornRecords), 0, torn);
+    used += AppendLoss(out + used, RecordKind::kTornRecords, 0, torn);
   }
   return used;
+}
+
+void ProcessRings::RemoveUnattachedSegments(const std::vector<uint32_t>& pids) {
+  std::ifstream table("/proc/sysvipc/shm");
+  std::string line;
+  std::getline(table, line);  // the column names
+  const uint64_t ring_segment_bytes = protocol::RingSegmentBytes(protocol::kRingsPerSegment);
+  while (std::getline(table, line)) {
+    // key shmid perms size cpid lpid nattch uid gid cuid ...
+    std::istringstream fields(line);
+    long long key = -1, id = -1, perms = 0, size = 0, cpid = 0, lpid = 0, nattch = -1, uid = -1;
+    long long gid = -1, cuid = -1;
+    if (!(fields >> key >> id >> perms >> size >> cpid >> lpid >> nattch >> uid >> gid >> cuid)) {
+      continue;
+    }
+    if (key != 0 || nattch != 0 || static_cast<uint64_t>(size) != ring_segment_bytes ||
+        cuid != static_cast<long long>(geteuid()) ||
+        std::find(pids.begin(), pids.end(), static_cast<uint32_t>(cpid)) == pids.end()) {
+      continue;
+    }
+    shmctl(static_cast<int>(id), IPC_RMID, nullptr);
+  }
 }
 
 bool ProcessRings::AttachedElsewhere() const {

@@ -55,6 +55,12 @@ class ProcessRings {
 
   bool empty() const { return segments_.empty(); }
 
+  // Removes the ring segments that processes `pids` made and nobody attached: a process that died
+  // before it announced its segment, or whose announcement the launcher never read. The launcher
+  // removes a segment once it attached it, so these would otherwise stay until reboot. Recognised
+  // by creator, owner, size (prof's exactly) and no attachment.
+  static void RemoveUnattachedSegments(const std::vector<uint32_t>& pids);
+
   // The largest record or a ring's open ranges, and a loss record.
   static constexpr size_t kMinDrainCapacity = (size_t{64} << 10) + 64;
 
@@ -67,7 +73,7 @@ class ProcessRings {
   };
 
   // Appends a loss record for `count` records (no-op for 0).
-  static size_t AppendLoss(char* out, uint16_t kind, uint32_t tid, uint64_t count);
+  static size_t AppendLoss(char* out, protocol::RecordKind kind, uint32_t tid, uint64_t count);
   // The ring at `index` across all segments.
   protocol::ThreadRing* RingAt(size_t index, Segment** segment, size_t* index_in_segment);
   // Appends `ring`'s open ranges with `ending` and `end_ns`.

@@ -3,7 +3,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/eventfd.h>
-#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -13,12 +12,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "common/signals_blocked.h"
 #include "injection/protocol/clock.h"
-#include "injection/protocol/thread_ring.h"
 
 namespace prof::collector {
 namespace {
@@ -50,32 +46,6 @@ std::string TemporaryRoot() {
 }
 
 using protocol::MonotonicNowNs;
-
-// Ring segments the session's processes made that nobody attached: a process that died before it
-// announced its segment, or whose announcement prof never read (it stopped reading first). The
-// launcher removes a segment once it attached it, so these would otherwise stay until reboot.
-// Recognised by creator, owner, size (prof's exactly) and no attachment.
-void RemoveUnattachedSegments(const std::vector<uint32_t>& pids) {
-  std::ifstream table("/proc/sysvipc/shm");
-  std::string line;
-  std::getline(table, line);  // the column names
-  const uint64_t ring_segment_bytes = protocol::RingSegmentBytes(protocol::kRingsPerSegment);
-  while (std::getline(table, line)) {
-    // key shmid perms size cpid lpid nattch uid gid cuid ...
-    std::istringstream fields(line);
-    long long key = -1, id = -1, perms = 0, size = 0, cpid = 0, lpid = 0, nattch = -1, uid = -1;
-    long long gid = -1, cuid = -1;
-    if (!(fields >> key >> id >> perms >> size >> cpid >> lpid >> nattch >> uid >> gid >> cuid)) {
-      continue;
-    }
-    if (key != 0 || nattch != 0 || static_cast<uint64_t>(size) != ring_segment_bytes ||
-        cuid != static_cast<long long>(geteuid()) ||
-        std::find(pids.begin(), pids.end(), static_cast<uint32_t>(cpid)) == pids.end()) {
-      continue;
-    }
-    shmctl(static_cast<int>(id), IPC_RMID, nullptr);
-  }
-}
 
 uint32_t PeerPid(int fd) {
   ucred credentials{};
@@ -126,7 +96,7 @@ Status SessionServer::Listen(uint64_t session_start_ns, std::unique_ptr<SessionS
 
 SessionServer::~SessionServer() {
   StopReading();
-  RemoveUnattachedSegments(accepted_pids_);
+  ProcessRings::RemoveUnattachedSegments(accepted_pids_);
   for (const auto& socket : sockets_) {
     if (socket->fd >= 0) close(socket->fd);
   }

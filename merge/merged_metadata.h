@@ -22,7 +22,8 @@ Status WriteSessionStart(storage::Database* out, int64_t start_ns);
 
 // PROF_SESSION rows are gathered input by input in a TEMP table while each is attached (inputs
 // without the table, such as nsys exports, add nothing), then written once:
-// - dropped_records, torn_records, unknown_records, malformed_records, broken_streams, cuda_dropped_records: summed;
+// - dropped_records, torn_records, unknown_records, malformed_records, broken_streams,
+//   cuda_dropped_records: summed;
 // - duration_ns: the latest end (offset + duration) on the merged time base;
 // - utc_epoch_ns_at_start: the merged start;
 // - every other row (command_line, ...): each distinct name/value once, in input order;

@@ -67,7 +67,7 @@ inline uint32_t ClampTextLength(size_t length) {
 
 // While alive, the calling thread's records wait up to kPatientWaitLimitNs (event_stream.cpp) for
 // ring space instead of the short bounded wait, and never enter drop mode early. For threads that
-// deliver bulk data on behalf of the program (CUPTI's buffer-completion thread, the exit flush),
+// deliver bulk data on behalf of the program (CUPTI's buffer-completion thread),
 // where waiting costs the program nothing and dropping loses GPU activity.
 class PROF_EXPORT ScopedPatientEmit {
  public:
