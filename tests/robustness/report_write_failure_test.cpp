@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -34,6 +35,15 @@ std::string ProfileCommandLine(const std::string& dir, int exit_code, int durati
          " " + std::to_string(duration_ms);
 }
 
+int LinesWithout(const std::string& text, const std::string& excluded) {
+  int count = 0;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(excluded) == std::string::npos) ++count;
+  }
+  return count;
+}
+
 bool WaitForFile(const std::string& path, std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -57,8 +67,9 @@ TEST_CASE("a report that hits the file-size limit is removed and the program's c
   const std::string error_line = "prof: error: cannot write report " + dir + "/rep.sqlite: ";
   CHECK((result.err.rfind(error_line, 0) == 0 ||
          result.err.find("\n" + error_line) != std::string::npos));
-  // At most one warning (the first failed commit) before the error line.
-  CHECK(std::count(result.err.begin(), result.err.end(), '\n') <= 2);
+  // At most one warning (the first failed commit) before the error line. A loaded machine may
+  // also fall behind this flood; those counted-loss warnings are true and are not counted here.
+  CHECK(LinesWithout(result.err, " events lost so far; ") <= 2);
   CHECK(FilesIn(dir) == std::vector<std::string>{"marker"});
 }
 
