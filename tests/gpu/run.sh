@@ -6,7 +6,7 @@
 #     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc && cmake --build build-gpu -j2
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
-# GPU_CHECKS (default "cuda torch training dataloader spawn memory capture analyze libraries bench") picks
+# GPU_CHECKS (default "cuda torch training dataloader abrupt spawn memory capture analyze libraries bench") picks
 # sections.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,7 +14,7 @@ build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch training dataloader spawn memory capture analyze libraries bench}
+sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries bench}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -199,6 +199,55 @@ sys.exit(1 if failed else 0)
 PY
   [ $? -eq 0 ] && [ $spawn_rc -eq 0 ]; check "spawn: every child's CUDA kernels under its pid" $? "exit $spawn_rc; $(summary_of "$work/spawn.check")"
   cat "$work/spawn.check"; tail -3 "$work/spawn.out"
+fi
+
+if [[ " $sections " == *" abrupt "* ]]; then
+  echo "== processes that end abruptly: DataLoader workers (os._exit), a terminated Pool, SIGKILL"
+  rm -f "$work/abrupt.log"
+  "$prof" profile -t cuda,nvtx,osrt -f true -o "$work/abrupt_workers" \
+    python3 tests/gpu/abrupt_endings.py workers "$work/abrupt.log" > "$work/abrupt_workers.out" 2>&1
+  workers_rc=$?
+  python3 - "$work/abrupt_workers.sqlite" "$work/abrupt.log" > "$work/abrupt_workers.check" 2>&1 <<'PY'
+import collections, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+logged = collections.Counter(int(line) for line in open(sys.argv[2]))
+kept = dict(db.execute("SELECT (globalTid >> 24) & 0xFFFFFF, count(*) FROM NVTX_EVENTS "
+                       "WHERE text = 'item' GROUP BY 1").fetchall())
+lost = {name: value for name, value in db.execute(
+    "SELECT name, value FROM PROF_SESSION WHERE name IN ('dropped_records', 'torn_records')")}
+# A range whose worker was terminated between its push and its log line is kept but not logged.
+wrong = {pid: (n, kept.get(pid, 0)) for pid, n in logged.items() if not 0 <= kept.get(pid, 0) - n <= 1}
+launches, with_kernel = db.execute(
+    "SELECT count(*), count(k.correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s "
+    "ON s.id = r.nameId LEFT JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON k.correlationId = r.correlationId "
+    "AND k.globalPid = (r.globalTid & ~0xFFFFFF) WHERE s.value LIKE 'cudaLaunchKernel%'").fetchone()
+print(f"workers {len(logged)}, ranges logged {sum(logged.values())}, kept {sum(kept.values())}, "
+      f"losses {lost}, launches {launches} with kernel {with_kernel}")
+ok = not wrong and len(logged) >= 7 and all(v == 0 for v in lost.values()) and launches == with_kernel > 0
+print(("PASS: every worker's ranges kept" if ok else f"FAIL: per pid (logged, kept) {wrong}"))
+sys.exit(0 if ok else 1)
+PY
+  [ $? -eq 0 ] && [ $workers_rc -eq 0 ]; check "abrupt: DataLoader and terminated Pool workers keep every range" $? "exit $workers_rc; $(summary_of "$work/abrupt_workers.check")"
+  cat "$work/abrupt_workers.check"; tail -3 "$work/abrupt_workers.out"
+  "$prof" profile -t cuda,nvtx -f true -o "$work/abrupt_kill" \
+    python3 tests/gpu/abrupt_endings.py sigkill 2000 > "$work/abrupt_kill.out" 2>&1
+  kill_rc=$?
+  python3 - "$work/abrupt_kill.sqlite" 2000 > "$work/abrupt_kill.check" 2>&1 <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+(mark,) = db.execute("SELECT start FROM NVTX_EVENTS WHERE text = 'launches'").fetchone()
+def api(pattern):
+    return db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON "
+                      "s.id = r.nameId WHERE s.value LIKE ? AND r.start > ?", (pattern, mark)).fetchone()[0]
+launches, syncs = api("cudaLaunchKernel%"), api("%Synchronize%")
+kernels = db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > ?", (mark,)).fetchone()[0]
+ok = launches == int(sys.argv[2]) and syncs >= 1
+print(f"{'PASS' if ok else 'FAIL'}: launches kept {launches} of {sys.argv[2]}, synchronize rows {syncs}, "
+      f"kernel activity rows {kernels} (CUPTI's buffers die with the process)")
+sys.exit(0 if ok else 1)
+PY
+  [ $? -eq 0 ] && [ $kill_rc -eq 137 ]; check "abrupt: a SIGKILLed CUDA program keeps every API row" $? "exit $kill_rc; $(summary_of "$work/abrupt_kill.check")"
+  cat "$work/abrupt_kill.check"; tail -3 "$work/abrupt_kill.out"
 fi
 
 if [[ " $sections " == *" memory "* ]]; then

@@ -1,0 +1,73 @@
+# Processes that end abruptly while prof traces CUDA (issue 31's exact-capture cases on the GPU).
+#   abrupt_endings.py workers LOG   a training step fed by DataLoader workers (forked, ended by
+#                                   os._exit) and a fork Pool that is terminated (SIGTERM); every
+#                                   worker appends its pid to LOG inside each NVTX range "item"
+#   abrupt_endings.py sigkill N     N kernel launches after an NVTX mark "launches", a
+#                                   synchronize, then SIGKILL of itself
+import multiprocessing
+import os
+import signal
+import sys
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+nvtx = torch.cuda.nvtx
+LOG = None
+
+
+def logged_item(index):
+    nvtx.range_push("item")
+    with open(LOG, "a") as log:  # O_APPEND: one whole line per write, whatever the writers
+        log.write(f"{os.getpid()}\n")
+    value = sum(range(2000)) * 0 + index
+    nvtx.range_pop()
+    return value
+
+
+class LoggedDataset(Dataset):
+    def __len__(self):
+        return 256
+
+    def __getitem__(self, index):
+        logged_item(index)
+        return torch.randn(64, 64), index % 10
+
+
+def workers():
+    model = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(64 * 64, 10)).cuda()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    loader = DataLoader(LoggedDataset(), batch_size=8, num_workers=3)
+    for step, (x, y) in enumerate(loader):
+        with nvtx.range("step"):
+            loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            loss.item()
+        if step == 20:
+            break  # prefetched items stay unconsumed; the workers are shut down
+    pool = multiprocessing.get_context("fork").Pool(4)
+    pool.map(logged_item, range(400), chunksize=1)
+    pool.terminate()
+    pool.join()
+    print("steps", step + 1)
+
+
+def sigkill(launches):
+    x = torch.zeros(1024, device="cuda")
+    torch.cuda.synchronize()
+    nvtx.mark("launches")
+    for _ in range(launches):
+        x.add_(1)
+    torch.cuda.synchronize()
+    print("launched", launches, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "workers":
+        LOG = sys.argv[2]
+        workers()
+    else:
+        sigkill(int(sys.argv[2]))
