@@ -81,7 +81,7 @@ std::string RuleNames();
 std::optional<std::string_view> RuleSql(const RuleSpec& rule);
 std::optional<std::string_view> ViewSql(std::string_view view);
 // An empty TEMP stand-in for `table` when the file lacks it: prof's own DDL of the table
-// (storage/schema/tables/) or, for nsys-only tables, analyze/stand_ins/<table>.sql.
+// (storage/tables/) or, for nsys-only tables, analyze/stand_ins/<table>.sql.
 std::optional<std::string> StandInSql(std::string_view table);
 
 }  // namespace prof::analyze

@@ -56,24 +56,27 @@ void RecordCaptureControl(const CaptureOptions& options,
                           const std::vector<CaptureRouter::Window>& windows,
                           uint64_t session_start_ns, storage::ReportWriter* writer) {
   if (options.whole_program()) return;  // whole-program reports look as they always did
-  writer->AddCaptureMetadata("DELAY_MS", std::to_string(options.delay_ns / 1'000'000));
+  writer->Add<storage::kMetaDataCaptureTable>(
+      {"DELAY_MS", std::to_string(options.delay_ns / 1'000'000)});
   if (options.duration_ns > 0) {
-    writer->AddCaptureMetadata("DURATION_MS", std::to_string(options.duration_ns / 1'000'000));
+    writer->Add<storage::kMetaDataCaptureTable>(
+        {"DURATION_MS", std::to_string(options.duration_ns / 1'000'000)});
   }
-  writer->AddCaptureMetadata("KILL_SIGNAL", KillText(options.kill_signal));
-  writer->AddCaptureMetadata("CAPTURE_RANGE", CaptureRangeText(options.range));
+  writer->Add<storage::kMetaDataCaptureTable>({"KILL_SIGNAL", KillText(options.kill_signal)});
+  writer->Add<storage::kMetaDataCaptureTable>({"CAPTURE_RANGE", CaptureRangeText(options.range)});
   if (options.range != protocol::CaptureRange::kNone) {
-    writer->AddCaptureMetadata("CAPTURE_RANGE_END", CaptureRangeEndText(options));
+    writer->Add<storage::kMetaDataCaptureTable>(
+        {"CAPTURE_RANGE_END", CaptureRangeEndText(options)});
   }
   if (options.range == protocol::CaptureRange::kNvtx) {
-    writer->AddCaptureMetadata("NVTX_CAPTURE", NvtxCaptureText(options));
+    writer->Add<storage::kMetaDataCaptureTable>({"NVTX_CAPTURE", NvtxCaptureText(options)});
   }
   for (const CaptureRouter::Window& window : windows) {
-    writer->AddCaptureMetadata("CAPTURE_WINDOW_START_NS",
-                               std::to_string(window.start_ns - session_start_ns));
+    writer->Add<storage::kMetaDataCaptureTable>(
+        {"CAPTURE_WINDOW_START_NS", std::to_string(window.start_ns - session_start_ns)});
     if (window.stop_ns != 0) {
-      writer->AddCaptureMetadata("CAPTURE_WINDOW_STOP_NS",
-                                 std::to_string(window.stop_ns - session_start_ns));
+      writer->Add<storage::kMetaDataCaptureTable>(
+          {"CAPTURE_WINDOW_STOP_NS", std::to_string(window.stop_ns - session_start_ns)});
     }
   }
 }

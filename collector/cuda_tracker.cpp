@@ -214,7 +214,8 @@ void CudaTracker::OnApiName(const ProcessStream& /*process*/, const RecordHeader
 
 void CudaTracker::OnApiCall(const ProcessStream& process, const RecordHeader& record,
                             StreamState* state) {
-  writer_->AddCudaApiCall(ApiCallRow(process, Copy<protocol::CudaApiCallRecord>(record), state));
+  writer_->Add<storage::kCuptiActivityKindRuntimeTable>(
+      ApiCallRow(process, Copy<protocol::CudaApiCallRecord>(record), state));
 }
 
 void CudaTracker::OnApiCallWithStack(const ProcessStream& process, const RecordHeader& record,
@@ -222,7 +223,7 @@ void CudaTracker::OnApiCallWithStack(const ProcessStream& process, const RecordH
   const auto call = Copy<protocol::CudaApiCallWithStackRecord>(record);
   storage::CudaApiCallRow row = ApiCallRow(process, call.call, state);
   row.callchain_id = CallchainId(call.stack_id, state);
-  writer_->AddCudaApiCall(row);
+  writer_->Add<storage::kCuptiActivityKindRuntimeTable>(row);
 }
 
 int64_t CudaTracker::CallchainId(uint32_t stack_id, StreamState* state) {
@@ -245,7 +246,7 @@ void CudaTracker::OnPythonStack(const ProcessStream& /*process*/, const RecordHe
     row.symbol = writer_->InternString(frame.function);
     row.module = writer_->InternString(frame.file);
     row.original_ip = frame.line;
-    writer_->AddCudaCallchainFrame(row);
+    writer_->Add<storage::kCudaCallchainsTable>(row);
     ++row.stack_depth;
   }
 }
@@ -319,7 +320,7 @@ void CudaTracker::OnKernel(const ProcessStream& process, const RecordHeader& rec
   row.shared_memory_executed = kernel.shared_memory_executed;
   row.graph_node_id = NonZero(kernel.operation.graph_node_id);
   row.shared_memory_limit_config = SameIdUpTo(kernel.shared_memory_limit_config, 1);
-  writer_->AddCudaKernel(row);
+  writer_->Add<storage::kCuptiActivityKindKernelTable>(row);
 }
 
 void CudaTracker::OnMemcpy(const ProcessStream& process, const RecordHeader& record,
@@ -339,7 +340,7 @@ void CudaTracker::OnMemcpy(const ProcessStream& process, const RecordHeader& rec
   }
   row.graph_node_id = NonZero(copy.operation.graph_node_id);
   row.copy_count = static_cast<int64_t>(copy.copy_count);
-  writer_->AddCudaMemcpy(row);
+  writer_->Add<storage::kCuptiActivityKindMemcpyTable>(row);
 }
 
 void CudaTracker::OnMemset(const ProcessStream& process, const RecordHeader& record,
@@ -351,7 +352,7 @@ void CudaTracker::OnMemset(const ProcessStream& process, const RecordHeader& rec
   row.bytes = static_cast<int64_t>(set.bytes);
   row.graph_node_id = NonZero(set.operation.graph_node_id);
   row.mem_kind = NsysMemoryKind(set.memory_kind);
-  writer_->AddCudaMemset(row);
+  writer_->Add<storage::kCuptiActivityKindMemsetTable>(row);
 }
 
 void CudaTracker::OnSync(const ProcessStream& process, const RecordHeader& record,
@@ -368,14 +369,14 @@ void CudaTracker::OnSync(const ProcessStream& process, const RecordHeader& recor
   row.sync_type = NsysSyncType(sync.sync_type);
   row.event_id = sync.event_id;
   row.event_sync_id = static_cast<int64_t>(sync.event_sync_id);
-  writer_->AddCudaSync(row);
+  writer_->Add<storage::kCuptiActivityKindSynchronizationTable>(row);
 }
 
 void CudaTracker::WriteUnmatchedGraphTrace(const storage::CudaGraphTraceRow& row) {
   ++stats_.unmatched_graph_traces;
   storage::CudaGraphTraceRow written = row;
   written.graph_exec_id = row.graph_id;
-  writer_->AddCudaGraphTrace(written);
+  writer_->Add<storage::kCuptiActivityKindGraphTraceTable>(written);
 }
 
 void CudaTracker::OnGraphTrace(const ProcessStream& process, const RecordHeader& record,
@@ -395,7 +396,7 @@ void CudaTracker::OnGraphTrace(const ProcessStream& process, const RecordHeader&
   if (launch != state->unclaimed_graph_launches.end()) {
     row.graph_exec_id = launch->second;
     state->unclaimed_graph_launches.erase(launch);
-    writer_->AddCudaGraphTrace(row);
+    writer_->Add<storage::kCuptiActivityKindGraphTraceTable>(row);
     return;
   }
   state->pending_graph_traces[trace.correlation_id] = row;
@@ -411,7 +412,7 @@ void CudaTracker::OnGraphLaunch(const ProcessStream& /*process*/, const RecordHe
   const auto pending = state->pending_graph_traces.find(launch.correlation_id);
   if (pending != state->pending_graph_traces.end()) {
     pending->second.graph_exec_id = launch.graph_exec_id;
-    writer_->AddCudaGraphTrace(pending->second);
+    writer_->Add<storage::kCuptiActivityKindGraphTraceTable>(pending->second);
     state->pending_graph_traces.erase(pending);
     return;
   }
@@ -426,11 +427,12 @@ void CudaTracker::OnDevice(const ProcessStream& process, const RecordHeader& rec
                            StreamState* /*state*/) {
   const auto device = Copy<protocol::CudaDeviceRecord>(record);
   if (written_gpus_.insert(device.device_id).second) {
-    writer_->AddGpuInfo(
+    writer_->Add<storage::kTargetInfoGpuTable>(
         GpuInfoRowOf(device, TrailingText<protocol::CudaDeviceRecord>(record, device.text_length)));
   }
   if (written_devices_.insert({process.pid, device.device_id}).second) {
-    writer_->AddCudaDevice(storage::CudaDeviceRow{device.device_id, device.device_id, process.pid});
+    writer_->Add<storage::kTargetInfoCudaDeviceTable>(
+        {device.device_id, device.device_id, process.pid});
   }
 }
 
@@ -438,7 +440,7 @@ void CudaTracker::WriteStreamOnce(const storage::CudaStreamRow& row) {
   const auto key =
       std::make_tuple(static_cast<uint32_t>(row.process_id), static_cast<uint32_t>(row.context_id),
                       static_cast<uint32_t>(row.stream_id));
-  if (written_streams_.insert(key).second) writer_->AddCudaStream(row);
+  if (written_streams_.insert(key).second) writer_->Add<storage::kTargetInfoCudaStreamTable>(row);
 }
 
 void CudaTracker::OnContext(const ProcessStream& process, const RecordHeader& record,
@@ -453,7 +455,7 @@ void CudaTracker::OnContext(const ProcessStream& process, const RecordHeader& re
   row.context_id = context.context_id;
   row.parent_context_id = context.parent_context_id;
   row.is_green_context = context.is_green_context;
-  writer_->AddCudaContext(row);
+  writer_->Add<storage::kTargetInfoCudaContextInfoTable>(row);
   // CUPTI describes created streams only; nsys lists the context's NULL stream too.
   WriteStreamOnce(storage::CudaStreamRow{context.null_stream_id, 0, kLocalVmId, process.pid,
                                          context.context_id, 0, kNullStreamType});
@@ -479,7 +481,7 @@ void CudaTracker::OnEvent(const ProcessStream& process, const RecordHeader& reco
   row.global_pid = process.GlobalPid();
   row.event_id = event.event_id;
   row.event_sync_id = static_cast<int64_t>(event.event_sync_id);
-  writer_->AddCudaEvent(row);
+  writer_->Add<storage::kCuptiActivityKindCudaEventTable>(row);
 }
 
 void CudaTracker::OnGraphEvent(const ProcessStream& process, const RecordHeader& record,
@@ -512,7 +514,7 @@ void CudaTracker::OnGraphEvent(const ProcessStream& process, const RecordHeader&
   row.graph_id = id(event.graph_id);
   row.original_graph_id = id(event.original_graph_id);
   row.graph_exec_id = id(event.graph_exec_id);
-  writer_->AddCudaGraphEvent(row);
+  writer_->Add<storage::kCudaGraphEventsTable>(row);
 }
 
 void CudaTracker::OnMemory(const ProcessStream& process, const RecordHeader& record,
@@ -547,7 +549,7 @@ void CudaTracker::OnMemory(const ProcessStream& process, const RecordHeader& rec
     row.imported_pool_address = static_cast<int64_t>(memory.pool_address);
     row.imported_pool_process_id = static_cast<int64_t>(memory.pool_size_or_process_id);
   }
-  writer_->AddCudaMemoryUsage(row);
+  writer_->Add<storage::kCudaGpuMemoryUsageEventsTable>(row);
 }
 
 void CudaTracker::OnDropped(const ProcessStream& /*process*/, const RecordHeader& record,

@@ -116,7 +116,7 @@ void NvtxTracker::OnProcessEnd(const ProcessStream& process, int64_t /*end_time*
 
 void NvtxTracker::WriteUnclosed(protocol::NvtxLibrary library, const storage::NvtxEventRow& row) {
   ++stats_.unclosed_ranges;
-  if (library == protocol::NvtxLibrary::kNone) writer_->AddNvtxEvent(row);
+  if (library == protocol::NvtxLibrary::kNone) writer_->Add<storage::kNvtxEventsTable>(row);
 }
 
 storage::NvtxEventRow NvtxTracker::EventRow(const ProcessStream& process,
@@ -148,7 +148,7 @@ void NvtxTracker::OnDomainCreate(const ProcessStream& process, const RecordHeade
   row.global_tid = process.GlobalTid(domain.header.tid);
   row.domain_id = static_cast<int64_t>(domain.domain_id);
   row.text = std::string(TrailingText<protocol::NvtxDomainRecord>(record, domain.text_length));
-  writer_->AddNvtxEvent(row);
+  writer_->Add<storage::kNvtxEventsTable>(row);
 }
 
 void NvtxTracker::OnLibraryDomain(const ProcessStream& /*process*/, const RecordHeader& record,
@@ -176,10 +176,10 @@ void NvtxTracker::WriteLibraryCall(protocol::NvtxLibrary library,
   row.name_id = range.text_id ? *range.text_id : writer_->InternString(range.text.value_or(""));
   if (library == protocol::NvtxLibrary::kCublas) {
     row.event_class = kCublasEventClass;
-    writer_->AddCublasEvent(row);
+    writer_->Add<storage::kCublasEventsTable>(row);
   } else {
     row.event_class = kCudnnEventClass;
-    writer_->AddCudnnEvent(row);
+    writer_->Add<storage::kCudnnEventsTable>(row);
   }
 }
 
@@ -191,7 +191,7 @@ void NvtxTracker::OnDomainDestroy(const ProcessStream& process, const RecordHead
   row.event_type = kNvtxDomainDestroyEvent;
   row.global_tid = process.GlobalTid(domain.header.tid);
   row.domain_id = static_cast<int64_t>(domain.domain_id);
-  writer_->AddNvtxEvent(row);
+  writer_->Add<storage::kNvtxEventsTable>(row);
 }
 
 // A registered string is a StringIds row; the events that use it carry its text themselves.
@@ -211,14 +211,14 @@ void NvtxTracker::OnCategoryName(const ProcessStream& process, const RecordHeade
   row.global_tid = process.GlobalTid(category.header.tid);
   row.domain_id = static_cast<int64_t>(category.domain_id);
   row.text = std::string(TrailingText<protocol::NvtxCategoryRecord>(record, category.text_length));
-  writer_->AddNvtxEvent(row);
+  writer_->Add<storage::kNvtxEventsTable>(row);
 }
 
 void NvtxTracker::OnMark(const ProcessStream& process, const RecordHeader& record,
                          ProcessState* state) {
   const auto mark = Copy<protocol::NvtxEventRecord>(record);
   if (LibraryOf(*state, mark.domain_id) != protocol::NvtxLibrary::kNone) return;
-  writer_->AddNvtxEvent(EventRow(process, record, kNvtxMarkEvent));
+  writer_->Add<storage::kNvtxEventsTable>(EventRow(process, record, kNvtxMarkEvent));
 }
 
 // A push/pop range arrives whole. One its process ended with (NvtxRangeEnding) was taken from
@@ -246,7 +246,7 @@ void NvtxTracker::OnPushPopRange(const ProcessStream& process, const RecordHeade
       return;
   }
   if (library == protocol::NvtxLibrary::kNone) {
-    writer_->AddNvtxEvent(row);
+    writer_->Add<storage::kNvtxEventsTable>(row);
   } else {
     WriteLibraryCall(library, row);
   }
@@ -266,7 +266,7 @@ void NvtxTracker::OnRangeStart(const ProcessStream& process, const RecordHeader&
   row.end = early->second.end;
   if (early->second.end_global_tid != row.global_tid)
     row.end_global_tid = early->second.end_global_tid;
-  writer_->AddNvtxEvent(row);
+  writer_->Add<storage::kNvtxEventsTable>(row);
   state->early_ends.erase(early);
 }
 
@@ -289,7 +289,7 @@ void NvtxTracker::OnRangeEnd(const ProcessStream& process, const RecordHeader& r
   storage::NvtxEventRow& row = open->second;
   row.end = end_time;
   if (end_global_tid != row.global_tid) row.end_global_tid = end_global_tid;
-  writer_->AddNvtxEvent(row);
+  writer_->Add<storage::kNvtxEventsTable>(row);
   state->open_ranges.erase(open);
 }
 

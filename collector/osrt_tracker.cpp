@@ -22,7 +22,8 @@ storage::StringId OsrtTracker::NameId(uint16_t function_id) {
   if (!name_interned_[function_id]) {
     const char* name = protocol::OsrtFunctionName(function_id);
     name_ids_[function_id] = writer_->InternString(
-        name != nullptr ? std::string(name) : "[unknown function " + std::to_string(function_id) + "]");
+        name != nullptr ? std::string(name)
+                        : "[unknown function " + std::to_string(function_id) + "]");
     name_interned_[function_id] = true;
   }
   return name_ids_[function_id];
@@ -38,7 +39,7 @@ void OsrtTracker::OnCall(const ProcessStream& process, const protocol::RecordHea
   row.name_id = NameId(call.function_id);
   row.return_value = call.return_value;
   row.nesting_level = call.nesting_level;
-  writer_->AddOsrtCall(row);
+  writer_->Add<storage::kOsrtApiTable>(row);
 }
 
 }  // namespace prof::collector

@@ -63,7 +63,7 @@ void ProcessTracker::OnRank(const ProcessStream& process, const protocol::Record
   protocol::ProcessRankRecord rank;
   std::memcpy(&rank, &record, sizeof(rank));
   if (ranked_processes_.insert(process.GlobalPid()).second) {
-    writer_->AddMpiRank(process.GlobalTid(process.pid), rank.rank);
+    writer_->Add<storage::kMpiRanksTable>({process.GlobalTid(process.pid), rank.rank});
   }
 }
 
@@ -88,22 +88,24 @@ void ProcessTracker::OnStreamEnd(const ProcessStream& process, const std::string
   const Losses losses = found != stream_losses_.end() ? found->second : Losses{};
   if (found != stream_losses_.end()) stream_losses_.erase(found);
   if (losses.dropped > 0) {
-    writer_->AddDiagnosticEvent(end_time,
-                                "prof lost " + std::to_string(losses.dropped) +
-                                    " records of this process: its threads' rings were full "
-                                    "(prof could not keep up)",
-                                process.GlobalPid());
+    writer_->Add<storage::kDiagnosticEventTable>(
+        {end_time,
+         "prof lost " + std::to_string(losses.dropped) +
+             " records of this process: its threads' rings were full "
+             "(prof could not keep up)",
+         process.GlobalPid()});
   }
   if (losses.torn > 0) {
-    writer_->AddDiagnosticEvent(end_time,
-                                "prof lost " + std::to_string(losses.torn) +
-                                    " records of this process that were being written when it "
-                                    "died",
-                                process.GlobalPid());
+    writer_->Add<storage::kDiagnosticEventTable>(
+        {end_time,
+         "prof lost " + std::to_string(losses.torn) +
+             " records of this process that were being written when it "
+             "died",
+         process.GlobalPid()});
   }
   if (!error.empty()) {
-    writer_->AddDiagnosticEvent(end_time, "prof lost the rest of this process's records: " + error,
-                                process.GlobalPid());
+    writer_->Add<storage::kDiagnosticEventTable>(
+        {end_time, "prof lost the rest of this process's records: " + error, process.GlobalPid()});
   }
 }
 
@@ -117,11 +119,12 @@ void ProcessTracker::OnMissingRings(const ProcessStream& process,
   ++processes_without_rings_;
   spdlog::warn("warning: process {} ({}) is not traced: no shared memory for its records ({})",
                process.pid, process.name, why);
-  writer_->AddDiagnosticEvent(process.SessionTime(record.timestamp_ns),
-                              "prof could not read this process's records: no shared memory for "
-                              "them (" +
-                                  why + ")",
-                              process.GlobalPid());
+  writer_->Add<storage::kDiagnosticEventTable>(
+      {process.SessionTime(record.timestamp_ns),
+       "prof could not read this process's records: no shared memory for "
+       "them (" +
+           why + ")",
+       process.GlobalPid()});
 }
 
 void ProcessTracker::NoteLoss(const ProcessStream& process, const char* why) {

@@ -277,24 +277,29 @@ void RecordCaptureSettings(const ProfileOptions& options, int64_t run_duration_n
                                                           {protocol::kTraceNvtx, "NvtxEvents"},
                                                           {protocol::kTraceCuda, "Cuda"}};
   for (const auto& [flag, name] : event_types) {
-    if (options.trace_flags & flag) writer->AddCaptureMetadata("CAPTURE_EVENT_TYPE", name);
+    if (options.trace_flags & flag)
+      writer->Add<storage::kMetaDataCaptureTable>({"CAPTURE_EVENT_TYPE", name});
   }
-  writer->AddCaptureMetadata("OS_RUNTIME_OPTIONS:DURATION_THRESHOLD_NS",
-                             std::to_string(options.osrt_threshold_ns));
-  writer->AddCaptureMetadata("PROCESS_0:HOW_TO_ATTACH", "LaunchAnother");
-  writer->AddCaptureMetadata("PROCESS_0:COMMAND", options.command.at(0));
+  writer->Add<storage::kMetaDataCaptureTable>(
+      {"OS_RUNTIME_OPTIONS:DURATION_THRESHOLD_NS", std::to_string(options.osrt_threshold_ns)});
+  writer->Add<storage::kMetaDataCaptureTable>({"PROCESS_0:HOW_TO_ATTACH", "LaunchAnother"});
+  writer->Add<storage::kMetaDataCaptureTable>({"PROCESS_0:COMMAND", options.command.at(0)});
   for (size_t i = 1; i < options.command.size(); ++i) {
-    writer->AddCaptureMetadata("PROCESS_0:ARGUMENT_" + std::to_string(i - 1), options.command[i]);
+    writer->Add<storage::kMetaDataCaptureTable>(
+        {"PROCESS_0:ARGUMENT_" + std::to_string(i - 1), options.command[i]});
   }
   char working_dir[4096] = {};
   if (getcwd(working_dir, sizeof(working_dir)) != nullptr) {
-    writer->AddCaptureMetadata("PROCESS_0:WORKING_DIR", working_dir);
+    writer->Add<storage::kMetaDataCaptureTable>({"PROCESS_0:WORKING_DIR", working_dir});
   }
   auto flag_text = [&](uint32_t flag) { return options.trace_flags & flag ? "true" : "false"; };
-  writer->AddCaptureMetadata("PROCESS_0:COLLECT_NVTX_TRACE", flag_text(protocol::kTraceNvtx));
-  writer->AddCaptureMetadata("PROCESS_0:COLLECT_CUDA_TRACE", flag_text(protocol::kTraceCuda));
-  writer->AddCaptureMetadata("RUN_DURATION_MS", std::to_string(run_duration_ns / 1000000));
-  writer->AddCaptureMetadata("INCLUDE_CHILDREN", "true");
+  writer->Add<storage::kMetaDataCaptureTable>(
+      {"PROCESS_0:COLLECT_NVTX_TRACE", flag_text(protocol::kTraceNvtx)});
+  writer->Add<storage::kMetaDataCaptureTable>(
+      {"PROCESS_0:COLLECT_CUDA_TRACE", flag_text(protocol::kTraceCuda)});
+  writer->Add<storage::kMetaDataCaptureTable>(
+      {"RUN_DURATION_MS", std::to_string(run_duration_ns / 1000000)});
+  writer->Add<storage::kMetaDataCaptureTable>({"INCLUDE_CHILDREN", "true"});
 }
 
 // Whether a CUDA program could run here at all: without the driver library the injection is never

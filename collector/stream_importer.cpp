@@ -58,8 +58,8 @@ void StreamImporter::WriteDataProblems(int64_t time) {
   };
   for (const auto& problem : problems) {
     if (problem.count == 0) continue;
-    writer_->AddDiagnosticEvent(time, std::to_string(problem.count) + " " + problem.what,
-                                std::nullopt);
+    writer_->Add<storage::kDiagnosticEventTable>(
+        {time, std::to_string(problem.count) + " " + problem.what, std::nullopt});
   }
 }
 

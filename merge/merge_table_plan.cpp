@@ -5,7 +5,7 @@
 namespace prof::merge {
 namespace {
 
-// The StringIds and time columns, from storage/schema/tables/*.sql and nsys's schema.
+// The StringIds and time columns, from storage/tables/ and nsys's schema.
 const std::vector<TablePlan>& AllPlans() {
   static const std::vector<TablePlan> plans = {
       {"StringIds", TableMerge::kRebuilt, {}, {}},

@@ -1,10 +1,9 @@
 #include "stats/report_registry.h"
 
-#include <cctype>
 #include <utility>
 
 #include "stats/embedded_sql.h"
-#include "storage/embedded_schema.h"
+#include "storage/schema_catalog.h"
 
 namespace prof::stats {
 namespace {
@@ -192,9 +191,7 @@ std::optional<std::string_view> ViewSql(std::string_view view) {
 namespace prof::stats {
 
 std::optional<std::string> StandInSql(std::string_view table) {
-  std::string file = "tables/";
-  for (char c : table) file += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const std::optional<std::string_view> ddl = storage::FindSchemaFile(file + ".sql");
+  const std::optional<std::string_view> ddl = storage::TableDdl(table);
   const std::string create = "CREATE TABLE " + std::string(table) + " (";
   const size_t at = ddl ? ddl->find(create) : std::string_view::npos;
   if (at == std::string_view::npos) return std::nullopt;

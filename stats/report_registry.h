@@ -41,7 +41,7 @@ struct ReportSpec {
   std::vector<std::string_view> options = {};
   // Tables of which the SQL needs at least one (e.g. kernels, memcpys, memsets: nsys leaves a
   // table out of its export when the capture has no such rows). Each missing one is stood in for
-  // by an empty TEMP table made from prof's own DDL of it (storage/schema/tables/), so the SQL can
+  // by an empty TEMP table made from prof's own DDL of it (storage/tables/), so the SQL can
   // read them all.
   std::vector<std::string_view> any_of_tables = {};
 };
@@ -60,7 +60,7 @@ std::string ReportNames();
 std::optional<std::string_view> ReportSql(const ReportSpec& report);
 std::optional<std::string_view> ViewSql(std::string_view view);
 // "CREATE TEMP TABLE IF NOT EXISTS <table> (...)" with the columns of prof's DDL of `table`
-// (storage/schema/tables/<table in lower case>.sql); nullopt when prof has no DDL of it.
+// (storage/tables/); nullopt when prof has no DDL of it.
 std::optional<std::string> StandInSql(std::string_view table);
 
 }  // namespace prof::stats

@@ -1,13 +1,7 @@
 #include "storage/batch_inserter.h"
 
-#include <algorithm>
-
 namespace prof::storage {
 namespace {
-
-int ColumnCount(const InsertSpec& spec) {
-  return 1 + static_cast<int>(std::count(spec.columns.begin(), spec.columns.end(), ','));
-}
 
 void BindValue(const RowValue& value, int index, Statement* statement) {
   switch (value.tag) {
@@ -28,15 +22,14 @@ void BindValue(const RowValue& value, int index, Statement* statement) {
 
 }  // namespace
 
-BatchInserter::BatchInserter(const InsertSpec& spec, Database* db)
-    : spec_(spec), db_(db), column_count_(ColumnCount(spec)) {}
+BatchInserter::BatchInserter(const TableSpec& spec, Database* db) : spec_(spec), db_(db) {}
 
-std::string BatchInserter::InsertSql(const InsertSpec& spec, int rows) {
+std::string BatchInserter::InsertSql(const TableSpec& spec, int rows) {
   std::string row_parameters = "(?";
-  for (int c = 1; c < ColumnCount(spec); ++c) row_parameters += ", ?";
+  for (int c = 1; c < spec.insert_column_count; ++c) row_parameters += ", ?";
   row_parameters += ")";
-  std::string sql = "INSERT INTO " + std::string(spec.table) + " (" + std::string(spec.columns) +
-                    ") VALUES " + row_parameters;
+  std::string sql =
+      "INSERT INTO " + spec.name + " (" + spec.insert_columns + ") VALUES " + row_parameters;
   for (int r = 1; r < rows; ++r) sql += ", " + row_parameters;
   return sql;
 }
@@ -45,7 +38,7 @@ Status BatchInserter::Insert(Statement* statement, int rows, RowBatchReader* rea
   // Most columns of most rows are NULL (NVTX_EVENTS: 12 of 18): one call sets them all, instead
   // of one bind call each.
   statement->ClearBindings();
-  const int count = rows * column_count_;
+  const int count = rows * spec_.insert_column_count;
   for (int i = 0; i < count; ++i) BindValue(reader->Next(), i + 1, statement);
   return statement->Run();
 }

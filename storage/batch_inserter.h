@@ -8,8 +8,8 @@
 
 #include "common/status.h"
 #include "storage/row_batch.h"
-#include "storage/row_binders.h"
 #include "storage/sqlite_database.h"
+#include "storage/table_definition.h"
 
 namespace prof::storage {
 
@@ -17,21 +17,20 @@ class BatchInserter {
  public:
   static constexpr int kStatementRows = 32;
 
-  BatchInserter(const InsertSpec& spec, Database* db);
+  BatchInserter(const TableSpec& spec, Database* db);
 
   // Inserts `rows` rows encoded back to back from `data`.
   Status Write(const char* data, int rows);
 
   // "INSERT INTO <table> (<columns>) VALUES (?, ...), ..." for `rows` rows (exposed for tests).
-  static std::string InsertSql(const InsertSpec& spec, int rows);
+  static std::string InsertSql(const TableSpec& spec, int rows);
 
  private:
   // Binds the next `rows` rows of `reader` to `statement` and runs it.
   Status Insert(Statement* statement, int rows, RowBatchReader* reader);
 
-  InsertSpec spec_;
+  const TableSpec& spec_;
   Database* db_;
-  int column_count_;
   Statement batch_insert_;  // kStatementRows rows
   Statement row_insert_;    // one row
 };

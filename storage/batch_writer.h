@@ -94,7 +94,7 @@ class BatchWriter {
   Status Execute(const Task& task);
   void Note(Status status);  // caller holds mutex_
   void Loop();
-  void Recycle(ByteBuffer bytes);  // caller holds mutex_
+  void Recycle(ByteBuffer bytes);                                    // caller holds mutex_
   bool HasSpilledTasks() const { return spill_read_ < spill_end_; }  // caller holds mutex_
   // Appends `task` to the spill file; false when spilling is off, failed or full (caller holds
   // mutex_).
@@ -123,7 +123,7 @@ class BatchWriter {
   uint64_t spill_end_ = 0;     // where the next spilled task goes
   uint64_t spilled_tasks_ = 0;
   uint64_t spilled_rows_waiting_ = 0;
-  Task spilled_task_;          // the writer thread's buffer for a task read back
+  Task spilled_task_;  // the writer thread's buffer for a task read back
 };
 
 }  // namespace prof::storage

@@ -150,10 +150,7 @@ Status ChunkPipeline::Encode(Chunk* chunk) {
     const auto known = std::find(chunk->tables.begin(), chunk->tables.end(), part.table);
     BatchInserter* inserter = nullptr;
     if (known == chunk->tables.end()) {
-      const std::string_view table = part.table->spec().table;
-      const std::optional<std::string_view> ddl = TableDdl(table);
-      if (!ddl) return Status::Error("no DDL compiled in for report table " + std::string(table));
-      if (Status status = db.Exec(*ddl); !status.ok()) return status;
+      if (Status status = db.Exec(part.table->spec().ddl); !status.ok()) return status;
       chunk->tables.push_back(part.table);
       inserters.push_back(std::make_unique<BatchInserter>(part.table->spec(), &db));
       inserter = inserters.back().get();
@@ -173,18 +170,18 @@ Status ChunkPipeline::Encode(Chunk* chunk) {
 
 Status ChunkPipeline::Copy(Chunk* chunk) {
   // SQLite owns (and frees) the image from here on, whether or not this succeeds.
-  const int rc = sqlite3_deserialize(
-      report_->handle(), kChunkSchema.data(), chunk->image.release(), chunk->image_size,
-      chunk->image_size, SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
+  const int rc = sqlite3_deserialize(report_->handle(), kChunkSchema.data(), chunk->image.release(),
+                                     chunk->image_size, chunk->image_size,
+                                     SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
   if (rc != SQLITE_OK) {
     return Status::Error("cannot attach a report chunk: " + report_->ErrorText());
   }
   for (const TableInserter* table : chunk->tables) {
-    const std::string name(table->spec().table);
+    const std::string& name = table->spec().name;
     if (Status status = schema_->EnsureTable(name); !status.ok()) return status;
     // Same DDL on both sides and no index in the report: SQLite copies records as they are.
-    const std::string copy = "INSERT INTO main." + name + " SELECT * FROM " +
-                             std::string(kChunkSchema) + "." + name;
+    const std::string copy =
+        "INSERT INTO main." + name + " SELECT * FROM " + std::string(kChunkSchema) + "." + name;
     if (Status status = report_->Exec(copy); !status.ok()) return status;
   }
   // Committed at once: the copy leaves the transaction reading the attached image, and SQLite

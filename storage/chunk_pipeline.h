@@ -82,7 +82,7 @@ class ChunkPipeline : public BatchSink {
   // Writer thread: the chunk's image into the report.
   Status Copy(Chunk* chunk);
   uint64_t ChunksInFlight() const { return next_sequence_ - next_to_copy_; }  // holds mutex_
-  void Note(Status status);  // caller holds mutex_
+  void Note(Status status);                                                   // caller holds mutex_
   // Lets the threads finish what is queued (or skip it after a failure) and joins them.
   void EndThreads();
 

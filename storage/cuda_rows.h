@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-namespace prof::storage {
+#include "storage/table_definition.h"
 
-using StringId = int64_t;
+namespace prof::storage {
 
 // CUPTI_ACTIVITY_KIND_RUNTIME: one runtime or driver API call.
 struct CudaApiCallRow {
@@ -116,7 +116,7 @@ struct CudaGraphEventRow {
   int64_t start = 0;
   int32_t event_class = 0;  // ENUM_NSYS_EVENT_CLASS: 95 creation, 96 clone, 94 graph exec creation
   int64_t global_tid = 0;
-  StringId name_id = 0;     // "Graph Creation", "Graph Clone", "GraphExec Creation"
+  StringId name_id = 0;  // "Graph Creation", "Graph Clone", "GraphExec Creation"
   std::optional<int64_t> graph_id;
   std::optional<int64_t> original_graph_id;
   std::optional<int64_t> graph_exec_id;

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -13,10 +12,9 @@
 
 #include "storage/batch_writer.h"
 #include "storage/chunk_pipeline.h"
-#include "storage/cuda_row_binders.h"
 #include "storage/report_metadata.h"
 #include "storage/report_schema.h"
-#include "storage/row_binders.h"
+#include "storage/schema_catalog.h"
 #include "storage/sqlite_database.h"
 #include "storage/string_interner.h"
 #include "storage/table_inserter.h"
@@ -51,6 +49,14 @@ int64_t UtcNowNs() {
       .count();
 }
 
+// One per KnownTables() entry, at the same index (rows hold their inserter's address).
+std::vector<std::unique_ptr<TableInserter>> InsertersOfKnownTables() {
+  std::vector<std::unique_ptr<TableInserter>> inserters;
+  for (const TableSpec& spec : KnownTables())
+    inserters.push_back(std::make_unique<TableInserter>(spec));
+  return inserters;
+}
+
 struct ThreadName {
   StringId name_id;
   int32_t priority;
@@ -78,19 +84,7 @@ class ReportWriter::Impl {
 
   Status Open();
   StringId InternString(std::string_view value);
-  void AddNvtxEvent(const NvtxEventRow& row) { Insert(&nvtx_events_, row); }
-  void AddOsrtCall(const OsrtCallRow& row) { Insert(&osrt_calls_, row); }
-  void AddCublasEvent(const LibraryCallRow& row) { Insert(&cublas_events_, row); }
-  void AddCudnnEvent(const LibraryCallRow& row) { Insert(&cudnn_events_, row); }
-  void AddMpiRank(const MpiRankRow& row) { Insert(&mpi_ranks_, row); }
-  void AddDiagnosticEvent(const DiagnosticEventRow& row) { Insert(&diagnostic_events_, row); }
-  template <typename Row>
-  void AddCuda(const Row& row) {
-    Insert(CudaTable(row), row);
-  }
-  void AddCaptureMetadata(std::string_view name, std::string_view value) {
-    Insert(&capture_metadata_, NameValueRow{name, value});
-  }
+  void AddRow(size_t table_index, RowBindFunction bind, const void* row);
   void SetProcessName(int64_t global_pid, uint32_t pid, std::string_view name) {
     processes_[global_pid] = ProcessName{pid, std::string(name)};
   }
@@ -103,25 +97,14 @@ class ReportWriter::Impl {
   void Abandon();
 
  private:
-  template <typename Row>
-  void Insert(TableInserter* table, const Row& row);
+  // Adds a row to `kTable`, one of the tables the writer fills itself.
+  template <const auto& kTable>
+  void Insert(const TableRow<kTable>& row) {
+    AddRow(ReportTables::IndexOf<kTable>(), &BindTableRow<kTable>, &row);
+  }
   Status WriteSessionTables(const SessionInfo& session);
-  Status WriteNameValues(TableInserter* table, const NameValues& rows);
-  std::array<TableInserter*, 27> AllTables();
-  TableInserter* CudaTable(const CudaApiCallRow&) { return &cuda_runtime_; }
-  TableInserter* CudaTable(const CudaKernelRow&) { return &cuda_kernels_; }
-  TableInserter* CudaTable(const CudaMemcpyRow&) { return &cuda_memcpys_; }
-  TableInserter* CudaTable(const CudaMemsetRow&) { return &cuda_memsets_; }
-  TableInserter* CudaTable(const CudaSyncRow&) { return &cuda_syncs_; }
-  TableInserter* CudaTable(const CudaGraphTraceRow&) { return &cuda_graph_traces_; }
-  TableInserter* CudaTable(const CudaEventRow&) { return &cuda_events_; }
-  TableInserter* CudaTable(const CudaGraphEventRow&) { return &cuda_graph_events_; }
-  TableInserter* CudaTable(const CudaMemoryUsageRow&) { return &cuda_memory_usage_; }
-  TableInserter* CudaTable(const CallchainFrameRow&) { return &cuda_callchains_; }
-  TableInserter* CudaTable(const GpuInfoRow&) { return &gpu_infos_; }
-  TableInserter* CudaTable(const CudaDeviceRow&) { return &cuda_devices_; }
-  TableInserter* CudaTable(const CudaStreamRow&) { return &cuda_streams_; }
-  TableInserter* CudaTable(const CudaContextRow&) { return &cuda_contexts_; }
+  template <const auto& kTable>
+  Status WriteNameValues(const NameValues& rows);
   // Hands `table`'s open batch to the writer thread.
   void Submit(TableInserter* table);
   // Submits every open batch; returns the first failure so far.
@@ -147,33 +130,7 @@ class ReportWriter::Impl {
   StringInterner strings_;
   std::map<int64_t, ThreadName> thread_names_;  // by globalTid: rows come out sorted
   std::map<int64_t, ProcessName> processes_;    // by globalPid
-  TableInserter nvtx_events_{kNvtxEventsInsert};
-  TableInserter osrt_calls_{kOsrtApiInsert};
-  TableInserter cuda_runtime_{kCudaRuntimeInsert};
-  TableInserter cuda_kernels_{kCudaKernelInsert};
-  TableInserter cuda_memcpys_{kCudaMemcpyInsert};
-  TableInserter cuda_memsets_{kCudaMemsetInsert};
-  TableInserter cuda_syncs_{kCudaSyncInsert};
-  TableInserter cuda_graph_traces_{kCudaGraphTraceInsert};
-  TableInserter cuda_events_{kCudaEventInsert};
-  TableInserter cuda_graph_events_{kCudaGraphEventsInsert};
-  TableInserter cuda_memory_usage_{kCudaMemoryUsageInsert};
-  TableInserter cuda_callchains_{kCudaCallchainsInsert};
-  TableInserter cublas_events_{kCublasEventsInsert};
-  TableInserter cudnn_events_{kCudnnEventsInsert};
-  TableInserter mpi_ranks_{kMpiRanksInsert};
-  TableInserter diagnostic_events_{kDiagnosticEventInsert};
-  TableInserter gpu_infos_{kGpuInfoInsert};
-  TableInserter cuda_devices_{kCudaDeviceInsert};
-  TableInserter cuda_streams_{kCudaStreamInsert};
-  TableInserter cuda_contexts_{kCudaContextInsert};
-  TableInserter capture_metadata_{kCaptureMetadataInsert};
-  TableInserter string_ids_{kStringIdsInsert};
-  TableInserter export_metadata_{kExportMetadataInsert};
-  TableInserter session_values_{kProfSessionInsert};
-  TableInserter session_start_{kSessionStartInsert};
-  TableInserter processes_table_{kProcessesInsert};
-  TableInserter thread_names_table_{kThreadNamesInsert};
+  std::vector<std::unique_ptr<TableInserter>> tables_ = InsertersOfKnownTables();
   // Declared last, so that their threads end before anything they write with is destroyed. The
   // pipeline owns db_, schema_ and transaction_ from Open() until its Stop().
   ChunkPipeline pipeline_{&db_, &schema_, [this] { return CommitRows(); },
@@ -192,19 +149,19 @@ Status ReportWriter::Impl::Open() {
   if (status = schema_.CreateAlwaysTables(); !status.ok()) return status;
   if (status = pipeline_.Start(); !status.ok()) return status;
   batches_.Start();
-  return WriteNameValues(&export_metadata_, ExportMetadata(final_path_, UtcNowNs()));
+  return WriteNameValues<kMetaDataExportTable>(ExportMetadata(final_path_, UtcNowNs()));
 }
 
 StringId ReportWriter::Impl::InternString(std::string_view value) {
   const StringInterner::Result interned = strings_.Intern(value);
-  if (interned.added) Insert(&string_ids_, StringIdRow{interned.id, value});
+  if (interned.added) Insert<kStringIdsTable>({interned.id, value});
   return interned.id;
 }
 
-template <typename Row>
-void ReportWriter::Impl::Insert(TableInserter* table, const Row& row) {
+void ReportWriter::Impl::AddRow(size_t table_index, RowBindFunction bind, const void* row) {
   if (!status_.ok()) return;
-  if (table->Add(row)) Submit(table);
+  TableInserter* table = tables_[table_index].get();
+  if (table->Add(bind, row)) Submit(table);
   if (++rows_since_commit_ >= kCommitRows) Note(Commit());
 }
 
@@ -213,8 +170,8 @@ void ReportWriter::Impl::Submit(TableInserter* table) {
 }
 
 Status ReportWriter::Impl::FlushTables() {
-  for (TableInserter* table : AllTables()) {
-    if (table->pending() > 0) Submit(table);
+  for (const auto& table : tables_) {
+    if (table->pending() > 0) Submit(table.get());
   }
   return status_;
 }
@@ -232,8 +189,9 @@ Status ReportWriter::Impl::CommitRows() {
   return Transaction::Begin(&db_, &transaction_);
 }
 
-Status ReportWriter::Impl::WriteNameValues(TableInserter* table, const NameValues& rows) {
-  for (const auto& [name, value] : rows) Insert(table, NameValueRow{name, value});
+template <const auto& kTable>
+Status ReportWriter::Impl::WriteNameValues(const NameValues& rows) {
+  for (const auto& [name, value] : rows) Insert<kTable>({name, value});
   return status_;
 }
 
@@ -241,14 +199,14 @@ Status ReportWriter::Impl::WriteSessionTables(const SessionInfo& session) {
   const int64_t start = session.utc_epoch_ns_at_start;
   const std::string utc_time = FormatUtcTime(start);
   const std::string local_time = FormatLocalTime(start);
-  Insert(&session_start_, SessionStartRow{start, utc_time, local_time});
+  Insert<kTargetInfoSessionStartTimeTable>({start, utc_time, local_time});
   for (const auto& [global_pid, process] : processes_) {
-    Insert(&processes_table_, ProcessRow{global_pid, process.pid, process.name});
+    Insert<kProcessesTable>({global_pid, process.pid, process.name});
   }
   for (const auto& [global_tid, thread] : thread_names_) {
-    Insert(&thread_names_table_, ThreadNameRow{thread.name_id, thread.priority, global_tid});
+    Insert<kThreadNamesTable>({thread.name_id, thread.priority, global_tid});
   }
-  return WriteNameValues(&session_values_, SessionRows(session));
+  return WriteNameValues<kProfSessionTable>(SessionRows(session));
 }
 
 Status ReportWriter::Impl::Finish(const SessionInfo& session) {
@@ -266,16 +224,6 @@ Status ReportWriter::Impl::Finish(const SessionInfo& session) {
   }
   done_ = true;
   return Status::Ok();
-}
-
-std::array<TableInserter*, 27> ReportWriter::Impl::AllTables() {
-  return {&nvtx_events_,     &osrt_calls_,         &cuda_runtime_,     &cuda_kernels_,
-          &cuda_memcpys_,    &cuda_memsets_,       &cuda_syncs_,       &cuda_graph_traces_,
-          &cuda_events_,     &cuda_graph_events_,  &gpu_infos_,        &cuda_devices_,
-          &cuda_streams_,    &cuda_memory_usage_,  &cuda_contexts_,    &capture_metadata_,
-          &string_ids_,      &export_metadata_,    &session_values_,   &session_start_,
-          &processes_table_, &thread_names_table_, &cuda_callchains_,  &cublas_events_,
-          &cudnn_events_,    &mpi_ranks_,          &diagnostic_events_};
 }
 
 Status ReportWriter::Impl::CloseAndRename() {
@@ -318,33 +266,9 @@ Status ReportWriter::Create(std::unique_ptr<ReportNameClaim> claim, const std::s
 
 StringId ReportWriter::InternString(std::string_view value) { return impl_->InternString(value); }
 
-void ReportWriter::AddNvtxEvent(const NvtxEventRow& row) { impl_->AddNvtxEvent(row); }
-
-void ReportWriter::AddOsrtCall(const OsrtCallRow& row) { impl_->AddOsrtCall(row); }
-
-void ReportWriter::AddCudaApiCall(const CudaApiCallRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaKernel(const CudaKernelRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaMemcpy(const CudaMemcpyRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaMemset(const CudaMemsetRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaSync(const CudaSyncRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaGraphTrace(const CudaGraphTraceRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaGraphEvent(const CudaGraphEventRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaEvent(const CudaEventRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaMemoryUsage(const CudaMemoryUsageRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaCallchainFrame(const CallchainFrameRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCublasEvent(const LibraryCallRow& row) { impl_->AddCublasEvent(row); }
-void ReportWriter::AddCudnnEvent(const LibraryCallRow& row) { impl_->AddCudnnEvent(row); }
-void ReportWriter::AddMpiRank(int64_t global_tid, int64_t rank) {
-  impl_->AddMpiRank({global_tid, rank});
+void ReportWriter::AddRow(size_t table_index, RowBindFunction bind, const void* row) {
+  impl_->AddRow(table_index, bind, row);
 }
-void ReportWriter::AddDiagnosticEvent(int64_t timestamp, std::string_view text,
-                                      std::optional<int64_t> global_pid) {
-  impl_->AddDiagnosticEvent({timestamp, text, global_pid});
-}
-void ReportWriter::AddGpuInfo(const GpuInfoRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaDevice(const CudaDeviceRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaStream(const CudaStreamRow& row) { impl_->AddCuda(row); }
-void ReportWriter::AddCudaContext(const CudaContextRow& row) { impl_->AddCuda(row); }
 
 void ReportWriter::AddProcess(int64_t global_pid, uint32_t pid, std::string_view name) {
   impl_->SetProcessName(global_pid, pid, name);
@@ -352,10 +276,6 @@ void ReportWriter::AddProcess(int64_t global_pid, uint32_t pid, std::string_view
 
 void ReportWriter::SetThreadName(int64_t global_tid, std::string_view name, int32_t priority) {
   impl_->SetThreadName(global_tid, name, priority);
-}
-
-void ReportWriter::AddCaptureMetadata(std::string_view name, std::string_view value) {
-  impl_->AddCaptureMetadata(name, value);
 }
 
 Status ReportWriter::Commit() { return impl_->Commit(); }

@@ -28,44 +28,10 @@
 #include <string_view>
 
 #include "common/status.h"
-#include "storage/cuda_rows.h"
 #include "storage/report_name_claim.h"
+#include "storage/report_tables.h"
 
 namespace prof::storage {
-
-// A row of StringIds.
-using StringId = int64_t;
-
-struct NvtxEventRow {
-  int64_t start = 0;
-  std::optional<int64_t> end;
-  int32_t event_type = 0;  // ENUM_NSYS_EVENT_TYPE id: 59 push/pop, 60 start/end, 34 mark, 75 domain
-  std::optional<int64_t> range_id;
-  std::optional<int32_t> category;
-  std::optional<int64_t> color;  // ARGB as an unsigned 32-bit value
-  std::optional<std::string> text;
-  int64_t global_tid = 0;
-  std::optional<int64_t> end_global_tid;
-  std::optional<StringId> text_id;
-  std::optional<int64_t> domain_id;
-  // Payload: at most one of these is set.
-  std::optional<int64_t> uint64_value;  // stored as the two's-complement bit pattern
-  std::optional<int64_t> int64_value;
-  std::optional<double> double_value;
-  std::optional<int64_t> uint32_value;
-  std::optional<int64_t> int32_value;
-  std::optional<double> float_value;
-  std::optional<StringId> json_text_id;
-};
-
-struct OsrtCallRow {
-  int64_t start = 0;
-  int64_t end = 0;
-  int64_t global_tid = 0;
-  StringId name_id = 0;
-  int64_t return_value = 0;
-  int32_t nesting_level = 0;
-};
 
 // Everything prof records about its own session, into the PROF_SESSION table (name, value).
 struct SessionInfo {
@@ -104,38 +70,22 @@ class ReportWriter {
   // Returns the StringIds id of `value`, adding it on first use.
   StringId InternString(std::string_view value);
 
-  void AddNvtxEvent(const NvtxEventRow& row);
-  void AddOsrtCall(const OsrtCallRow& row);
-  // CUDA rows (cuda_rows.h), written as they come; the collector deduplicates TARGET_INFO_* rows.
-  void AddCudaApiCall(const CudaApiCallRow& row);
-  void AddCudaKernel(const CudaKernelRow& row);
-  void AddCudaMemcpy(const CudaMemcpyRow& row);
-  void AddCudaMemset(const CudaMemsetRow& row);
-  void AddCudaSync(const CudaSyncRow& row);
-  void AddCudaGraphTrace(const CudaGraphTraceRow& row);
-  void AddCudaGraphEvent(const CudaGraphEventRow& row);
-  void AddCudaEvent(const CudaEventRow& row);
-  void AddCudaMemoryUsage(const CudaMemoryUsageRow& row);
-  void AddCudaCallchainFrame(const CallchainFrameRow& row);
-  // cuBLAS/cuBLASLt calls (CUBLAS_EVENTS) and cuDNN calls (CUDNN_EVENTS).
-  void AddCublasEvent(const LibraryCallRow& row);
-  void AddCudnnEvent(const LibraryCallRow& row);
-  // MPI_RANKS: the rank of a distributed job's process, keyed by its main thread.
-  void AddMpiRank(int64_t global_tid, int64_t rank);
-  // DIAGNOSTIC_EVENT: a problem with process `global_pid`'s data (records lost, a stream cut), or
-  // with the session's (no process).
-  void AddDiagnosticEvent(int64_t timestamp, std::string_view text,
-                          std::optional<int64_t> global_pid);
-  void AddGpuInfo(const GpuInfoRow& row);
-  void AddCudaDevice(const CudaDeviceRow& row);
-  void AddCudaStream(const CudaStreamRow& row);
-  void AddCudaContext(const CudaContextRow& row);
+  // Adds a row to table `kTable` (storage/report_tables.h), created with its first row, e.g.
+  // Add<kNvtxEventsTable>(row). The writer fills StringIds (InternString), PROCESSES (AddProcess),
+  // ThreadNames (SetThreadName), PROF_SESSION, META_DATA_EXPORT and
+  // TARGET_INFO_SESSION_START_TIME (Create, Finish) itself. The collector deduplicates
+  // TARGET_INFO_* rows.
+  template <const auto& kTable>
+  void Add(const TableRow<kTable>& row) {
+    constexpr size_t kIndex = ReportTables::IndexOf<kTable>();
+    static_assert(kIndex < ReportTables::kCount, "the table is not listed in ReportTables");
+    AddRow(kIndex, &BindTableRow<kTable>, &row);
+  }
   // Adds or replaces the name of a process (last name wins, e.g. after exec); written by Finish().
   void AddProcess(int64_t global_pid, uint32_t pid, std::string_view name);
   // Adds or replaces the name of a thread (last name wins, like nsys's ThreadNames); written by
   // Finish().
   void SetThreadName(int64_t global_tid, std::string_view name, int32_t priority);
-  void AddCaptureMetadata(std::string_view name, std::string_view value);  // META_DATA_CAPTURE
 
   // Commits the open transaction and starts a new one.
   Status Commit();
@@ -151,6 +101,8 @@ class ReportWriter {
 
  private:
   class Impl;
+  // Adds `row` to KnownTables()[table_index], bound by `bind`.
+  void AddRow(size_t table_index, RowBindFunction bind, const void* row);
   explicit ReportWriter(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

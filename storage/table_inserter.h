@@ -4,7 +4,8 @@
 #pragma once
 
 #include "storage/row_batch.h"
-#include "storage/row_binders.h"
+#include "storage/row_binder.h"
+#include "storage/table_definition.h"
 
 namespace prof::storage {
 
@@ -13,15 +14,15 @@ class TableInserter {
   // Rows handed over at once: amortises the writer queue's locking.
   static constexpr int kBatchRows = 1024;
 
-  explicit TableInserter(const InsertSpec& spec) : spec_(spec) { open_.table = this; }
+  explicit TableInserter(const TableSpec& spec) : spec_(&spec) { open_.table = this; }
 
-  const InsertSpec& spec() const { return spec_; }
+  const TableSpec& spec() const { return *spec_; }
 
-  // Encodes `row` into the open batch; true when the batch is full and should be taken.
-  template <typename Row>
-  bool Add(const Row& row) {
+  // Encodes `row` (bound by the table's definition) into the open batch; true when the batch is
+  // full and should be taken.
+  bool Add(RowBindFunction bind, const void* row) {
     RowBinder binder(&open_.bytes);
-    Bind(row, &binder);
+    bind(row, &binder);
     return ++open_.rows == kBatchRows;
   }
   int pending() const { return open_.rows; }
@@ -29,7 +30,7 @@ class TableInserter {
   RowBatch TakeBatch(ByteBuffer spare_bytes);
 
  private:
-  InsertSpec spec_;
+  const TableSpec* spec_;  // KnownTables() lives as long as the program
   RowBatch open_;
 };
 

@@ -53,7 +53,7 @@ void AddRow(ReportWriter* writer, int64_t i) {
     row.global_tid = global_tid;
     row.name_id = writer->InternString(kOsrtNames[static_cast<size_t>(i) % kOsrtNames.size()]);
     row.return_value = i % 5;
-    writer->AddOsrtCall(row);
+    writer->Add<prof::storage::kOsrtApiTable>(row);
     return;
   }
   NvtxEventRow row;
@@ -64,7 +64,7 @@ void AddRow(ReportWriter* writer, int64_t i) {
   row.global_tid = global_tid;
   row.domain_id = 0;
   if (i % 4 == 0) row.int64_value = i;
-  writer->AddNvtxEvent(row);
+  writer->Add<prof::storage::kNvtxEventsTable>(row);
 }
 
 }  // namespace

@@ -7,8 +7,8 @@ namespace prof::analyze::test {
 std::string GapCauseReport(const std::string& name) {
   return stats::test::MakeReport(
       name,
-      {"tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_runtime.sql",
-       "tables/osrt_api.sql", "tables/nvtx_events.sql"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+       "OSRT_API", "NVTX_EVENTS"},
       KernelRows({{1000, 2000, 0, 7, 1},
                   {10000, 11000, 0, 7, 2},
                   {20000, 21000, 0, 7, 3},

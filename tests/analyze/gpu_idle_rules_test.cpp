@@ -23,7 +23,7 @@ std::string GapKernels() {
 }
 
 std::string GapReport(const std::string& name, const std::string& extra_sql = "") {
-  return stats::test::MakeReport(name, {"tables/cupti_activity_kind_kernel.sql"},
+  return stats::test::MakeReport(name, {"CUPTI_ACTIVITY_KIND_KERNEL"},
                                  GapKernels() + extra_sql);
 }
 
@@ -72,7 +72,7 @@ TEST_CASE("gpu_gaps counts the profiler's CUDA overhead as busy", "[analyze][rul
 // busy all of [1000,2000], so it never shows.
 std::string UtilReport(const std::string& name) {
   return stats::test::MakeReport(
-      name, {"tables/cupti_activity_kind_kernel.sql"},
+      name, {"CUPTI_ACTIVITY_KIND_KERNEL"},
       KernelRows(
           {{1000, 1100, 0}, {1100, 1300, 0}, {1500, 1530, 0}, {1600, 2000, 0}, {1000, 2000, 1}}));
 }
@@ -99,7 +99,7 @@ TEST_CASE("gpu_time_util rounds the chunk length up to whole ns", "[analyze][rul
 
 TEST_CASE("the GPU rules are skipped without any GPU operation table", "[analyze][rules]") {
   const std::string report =
-      stats::test::MakeReport("no_gpu_ops", {"tables/cupti_activity_kind_runtime.sql"}, "");
+      stats::test::MakeReport("no_gpu_ops", {"CUPTI_ACTIVITY_KIND_RUNTIME"}, "");
   for (const std::string rule : {"gpu_gaps", "gpu_time_util"}) {
     CHECK(RunRuleOn(report, rule).skip_note ==
           report +

@@ -17,7 +17,7 @@ using Row = std::vector<std::string>;
 //   Stream 8: 5 [350,450] at 260; 6 [1000,1100] at 900 (host wait 550)
 std::string StreamReport(const std::string& name) {
   return stats::test::MakeReport(
-      name, {"tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_runtime.sql"},
+      name, {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME"},
       KernelRows({{100, 200, 0, 7, 1},
                   {300, 400, 0, 7, 2},
                   {500, 600, 0, 7, 3},
@@ -78,8 +78,8 @@ TEST_CASE("the default gap threshold is 5% of the median steady-state step", "[a
   // [2750,2800] leave gaps of 300 and 150 ns. No launching calls: nothing traced, no thread.
   const std::string report = stats::test::MakeReport(
       "gap_threshold",
-      {"tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_runtime.sql",
-       "tables/nvtx_events.sql"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+       "NVTX_EVENTS"},
       KernelRows({{2100, 2200, 0, 7, 1}, {2500, 2600, 0, 7, 2}, {2750, 2800, 0, 7, 3}}) +
           WithIds("INSERT INTO StringIds VALUES (1, 'kern');"
                   "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId)"

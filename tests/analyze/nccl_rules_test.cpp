@@ -61,7 +61,7 @@ std::string TwoRankReport(const std::string& name, bool with_ranks) {
         std::to_string(storage::GlobalTid(100, 100)) + ", 0), (" +
         std::to_string(storage::GlobalTid(200, 200)) + ", 1);";
   }
-  return stats::test::MakeReport(name, {"tables/cupti_activity_kind_kernel.sql"}, rows);
+  return stats::test::MakeReport(name, {"CUPTI_ACTIVITY_KIND_KERNEL"}, rows);
 }
 
 TEST_CASE("nccl_overlap measures NCCL time hidden by compute, per rank", "[analyze][rules]") {
@@ -95,7 +95,7 @@ TEST_CASE("the NCCL rules work without recorded ranks", "[analyze][rules]") {
 
 TEST_CASE("the NCCL rules find nothing in a one-process report without NCCL", "[analyze][rules]") {
   const std::string report = stats::test::MakeReport(
-      "nccl_none", {"tables/cupti_activity_kind_kernel.sql"},
+      "nccl_none", {"CUPTI_ACTIVITY_KIND_KERNEL"},
       "INSERT INTO StringIds VALUES (2, 'gemm');" + KernelInserts({{100, 100, 1000, 2}}));
   CHECK(RunRuleOn(report, "nccl_overlap").rows.empty());
   CHECK(RunRuleOn(report, "nccl_skew").rows.empty());

@@ -37,8 +37,8 @@ std::string OverlapReport(const std::string& name) {
           " (100000, 110000, 1, 1, 9, 8, $G1, 100, 1, 1, 2);");
   return stats::test::MakeReport(
       name,
-      {"tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_memcpy.sql",
-       "tables/cupti_activity_kind_runtime.sql"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+       "CUPTI_ACTIVITY_KIND_RUNTIME"},
       rows);
 }
 
@@ -90,8 +90,8 @@ std::string LoopReport(const std::string& name, const std::string& extra_sql = "
           " correlationId, globalPid, bytes, copyKind, srcKind, dstKind) VALUES"
           " (815, 835, 0, 1, 7, 14, $G1, 4, 2, 2, 0), (105, 118, 0, 1, 7, 15, $G1, 4, 1, 1, 2);");
   std::vector<std::string> tables = {
-      "tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_memcpy.sql",
-      "tables/cupti_activity_kind_runtime.sql", "tables/nvtx_events.sql"};
+      "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+      "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"};
   tables.insert(tables.end(), extra_tables.begin(), extra_tables.end());
   return stats::test::MakeReport(name, tables, rows + extra_sql);
 }
@@ -124,7 +124,7 @@ TEST_CASE("sync_hotspots names the Python line of each wait", "[analyze][rules][
       "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 1 WHERE correlationId IN (11, 12);"
       "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 2 WHERE correlationId = 13;";
   const RuleOutput output = RunRuleOn(
-      LoopReport("sync_python", stacks, {"tables/cuda_callchains.sql"}), "sync_hotspots:warmup=0");
+      LoopReport("sync_python", stacks, {"CUDA_CALLCHAINS"}), "sync_hotspots:warmup=0");
   CHECK(output.rows == TextRows{{"500", "1", "500.0", "500", "0", "100", "1", "", "device sync",
                                  "cudaDeviceSynchronize", ""},
                                 {"200", "1", "200.0", "200", "0", "100", "2", "", "event sync",

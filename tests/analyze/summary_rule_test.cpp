@@ -47,8 +47,8 @@ TEST_CASE("summary ranks the findings by recoverable GPU time", "[analyze][rules
 std::string BusyReport(const std::string& name, int64_t copy_end) {
   return stats::test::MakeReport(
       name,
-      {"tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_runtime.sql",
-       "tables/cupti_activity_kind_memcpy.sql", "tables/nvtx_events.sql"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+       "CUPTI_ACTIVITY_KIND_MEMCPY", "NVTX_EVENTS"},
       KernelRows({{1000, 3000, 0, 7, 1}, {3010, 5000, 0, 7, 2}, {5050, 7000, 0, 7, 3}}) +
           WithIds("INSERT INTO StringIds VALUES (1, 'kern'), (2, 'cudaLaunchKernel_v7000'),"
                   " (3, 'cudaMemcpyAsync_v3020');"
@@ -91,8 +91,8 @@ TEST_CASE("summary names unhidden copies and a GPU-bound step", "[analyze][rules
 std::string HostBlockedReport(const std::string& name) {
   return stats::test::MakeReport(
       name,
-      {"tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_runtime.sql",
-       "tables/cupti_activity_kind_memcpy.sql", "tables/nvtx_events.sql"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+       "CUPTI_ACTIVITY_KIND_MEMCPY", "NVTX_EVENTS"},
       KernelRows({{1000, 3000, 0, 7, 1}, {3010, 5000, 0, 7, 2}, {5050, 7000, 0, 7, 3}}) +
           WithIds("INSERT INTO StringIds VALUES (1, 'kern'), (2, 'cudaLaunchKernel_v7000'),"
                   " (3, 'cudaMemcpyAsync_v3020'), (4, 'cudaStreamSynchronize_v3020');"
@@ -135,7 +135,7 @@ TEST_CASE("summary finds nothing where nothing is wrong", "[analyze][rules]") {
   // time idle, so not GPU-bound either; no copy.
   const std::string report = stats::test::MakeReport(
       "summary_nothing",
-      {"tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_runtime.sql"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME"},
       KernelRows({{1000, 2000, 0, 7, 1}, {2200, 3000, 0, 7, 2}}));
   CHECK(RunRuleOn(report, "summary").rows.empty());
 }

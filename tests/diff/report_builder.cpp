@@ -40,7 +40,7 @@ int64_t ReportBuilder::DomainId(std::string_view domain, int64_t start) {
   if (found != domains_.end()) return found->second;
   const int64_t id = static_cast<int64_t>(domains_.size()) + 1;
   domains_.emplace(std::string(domain), id);
-  AddRow("tables/nvtx_events.sql",
+  AddRow("NVTX_EVENTS",
          fmt::format("INSERT INTO NVTX_EVENTS (start, eventType, text, globalTid, domainId) "
                      "VALUES ({}, 75, {}, {}, {});",
                      start, Quoted(domain), kThread, id));
@@ -56,7 +56,7 @@ ReportBuilder& ReportBuilder::Kernel(std::string_view name, int64_t start, int64
                                      Launch launch) {
   const int64_t demangled = StringId(name);
   const int64_t short_name = StringId(ShortName(name));
-  AddRow("tables/cupti_activity_kind_kernel.sql",
+  AddRow("CUPTI_ACTIVITY_KIND_KERNEL",
          fmt::format("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, "
                      "streamId, correlationId, globalPid, demangledName, shortName, "
                      "registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, "
@@ -70,18 +70,18 @@ ReportBuilder& ReportBuilder::Kernel(std::string_view name, int64_t start, int64
 }
 
 ReportBuilder& ReportBuilder::Memcpy(int copy_kind, int64_t start, int64_t duration, int device) {
-  AddRow("tables/cupti_activity_kind_memcpy.sql",
+  AddRow("CUPTI_ACTIVITY_KIND_MEMCPY",
          fmt::format("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, "
                      "streamId, correlationId, globalPid, bytes, copyKind) "
                      "VALUES ({}, {}, {}, 1, 7, {}, {}, 1000, {});",
                      start, start + duration, device, next_correlation_id_++, kProcess, copy_kind));
-  table_files_.insert("tables/enum_cuda_memcpy_oper.sql");
+  table_files_.insert("ENUM_CUDA_MEMCPY_OPER");
   return *this;
 }
 
 ReportBuilder& ReportBuilder::ApiCall(std::string_view name, int64_t start, int64_t duration) {
   const int64_t name_id = StringId(name);
-  AddRow("tables/cupti_activity_kind_runtime.sql",
+  AddRow("CUPTI_ACTIVITY_KIND_RUNTIME",
          fmt::format("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
                      "correlationId, nameId, returnValue) VALUES ({}, {}, 0, {}, {}, {}, 0);",
                      start, start + duration, kThread, next_correlation_id_++, name_id));
@@ -91,7 +91,7 @@ ReportBuilder& ReportBuilder::ApiCall(std::string_view name, int64_t start, int6
 ReportBuilder& ReportBuilder::Range(std::string_view text, int64_t start, int64_t duration,
                                     std::string_view domain) {
   const int64_t domain_id = DomainId(domain, start);
-  AddRow("tables/nvtx_events.sql",
+  AddRow("NVTX_EVENTS",
          fmt::format("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) "
                      "VALUES ({}, {}, 59, {}, {}, {});",
                      start, start + duration, Quoted(text), kThread, domain_id));
@@ -100,7 +100,7 @@ ReportBuilder& ReportBuilder::Range(std::string_view text, int64_t start, int64_
 
 ReportBuilder& ReportBuilder::OsrtCall(std::string_view name, int64_t start, int64_t duration) {
   const int64_t name_id = StringId(name);
-  AddRow("tables/osrt_api.sql",
+  AddRow("OSRT_API",
          fmt::format("INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, "
                      "returnValue, nestingLevel, callchainId) VALUES ({}, {}, 27, {}, {}, 0, 0, "
                      "0);",
@@ -110,7 +110,7 @@ ReportBuilder& ReportBuilder::OsrtCall(std::string_view name, int64_t start, int
 
 std::string ReportBuilder::Write(const std::string& name) const {
   std::string rows = rows_sql_;
-  if (table_files_.count("tables/enum_cuda_memcpy_oper.sql") > 0) {
+  if (table_files_.count("ENUM_CUDA_MEMCPY_OPER") > 0) {
     rows +=
         "INSERT INTO ENUM_CUDA_MEMCPY_OPER (id, name, label) VALUES"
         " (1, 'CUDA_MEMCPY_KIND_HTOD', 'Host-to-Device'),"

@@ -46,7 +46,7 @@ TEST_CASE("chrome export gzips when the output ends in .gz", "[export][chrome]")
 TEST_CASE("chrome export writes NVTX colours categories and names that are not UTF-8",
           "[export][chrome]") {
   const std::string report = stats::test::MakeReport(
-      "export_chrome_bytes", {"tables/nvtx_events.sql"},
+      "export_chrome_bytes", {"NVTX_EVENTS"},
       stats::test::ReplaceAll(
           "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, category, color)"
           " VALUES (0, NULL, 33, 'io', $T1, 3, NULL),"
@@ -72,8 +72,8 @@ namespace {
 TEST_CASE("every format exports graph launches and OS runtime calls alike", "[export]") {
   const std::string report = stats::test::MakeReport(
       "export_graph_osrt",
-      {"tables/osrt_api.sql", "tables/cupti_activity_kind_runtime.sql",
-       "tables/cupti_activity_kind_graph_trace.sql"},
+      {"OSRT_API", "CUPTI_ACTIVITY_KIND_RUNTIME",
+       "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"},
       stats::test::ReplaceAll(
           "INSERT INTO StringIds (id, value) VALUES (1, 'cudaGraphLaunch_v10000'), (2, 'read');"
           "INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, returnValue,"
@@ -103,7 +103,7 @@ TEST_CASE("every format exports graph launches and OS runtime calls alike", "[ex
 // host allocation is not device memory, and GPU 1 has no operations but still gets its track.
 TEST_CASE("every format exports the device memory counter of each GPU alike", "[export]") {
   const std::string report = stats::test::MakeReport(
-      "export_gpu_memory", {"tables/cuda_gpu_memory_usage_events.sql"},
+      "export_gpu_memory", {"CUDA_GPU_MEMORY_USAGE_EVENTS"},
       stats::test::ReplaceAll(
           "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId, contextId,"
           " address, pc, bytes, memKind, memoryOperationType) VALUES"

@@ -1,14 +1,15 @@
-"""Writes small hand-made reports with prof's own DDL (storage/schema/tables/*.sql) for the tests of
+"""Writes small hand-made reports in nsys's schema (the columns prof's schema test holds prof to,
+tests/storage/data/nsys_columns.tsv) for the tests of
 check_cuda_report.py. A FakeReport keeps one clock: each call advances it, so an API call always
 starts before the GPU work it launches unless a test says otherwise.
 """
 import os
 import sqlite3
 
-SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "storage", "schema", "tables")
-TABLES = ["stringids", "nvtx_events", "cupti_activity_kind_runtime", "cupti_activity_kind_kernel",
-          "cupti_activity_kind_memcpy", "cupti_activity_kind_memset", "cupti_activity_kind_synchronization",
-          "cupti_activity_kind_graph_trace", "target_info_gpu", "target_info_cuda_stream"]
+COLUMNS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "storage", "data", "nsys_columns.tsv")
+TABLES = ["StringIds", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL",
+          "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+          "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "TARGET_INFO_GPU", "TARGET_INFO_CUDA_STREAM"]
 PID = 4242
 
 
@@ -16,12 +17,25 @@ def global_tid(tid):
     return (1 << 48) | (PID << 24) | tid
 
 
+def create_table_sql(table):
+    """CREATE TABLE for `table` from the tsv's rows: table, cid, name, type, notnull, pk."""
+    columns = []
+    with open(COLUMNS) as rows:
+        for line in rows:
+            fields = line.rstrip("\n").split("\t")
+            if line.startswith("#") or fields[0] != table:
+                continue
+            _, _, name, sql_type, not_null, pk = fields
+            columns.append(f"{name} {sql_type}" + (" NOT NULL" if not_null == "1" else "") +
+                           (" PRIMARY KEY" if pk == "1" else ""))
+    return f"CREATE TABLE {table} ({', '.join(columns)})"
+
+
 class FakeReport:
     def __init__(self, path):
         self.db = sqlite3.connect(path)
         for table in TABLES:
-            with open(os.path.join(SCHEMA_DIR, f"{table}.sql")) as ddl:
-                self.db.executescript(ddl.read())
+            self.db.execute(create_table_sql(table))
         self.strings = {}
         self.clock = 1000
         self.correlation = 0

@@ -8,13 +8,13 @@
 namespace prof::merge::test {
 namespace {
 
-const std::vector<std::string> kTables = {"tables/cupti_activity_kind_kernel.sql",
-                                          "tables/nvtx_events.sql",
-                                          "tables/processes.sql",
-                                          "tables/threadnames.sql",
-                                          "tables/target_info_gpu.sql",
-                                          "tables/target_info_session_start_time.sql",
-                                          "tables/prof_session.sql"};
+const std::vector<std::string> kTables = {"CUPTI_ACTIVITY_KIND_KERNEL",
+                                          "NVTX_EVENTS",
+                                          "PROCESSES",
+                                          "ThreadNames",
+                                          "TARGET_INFO_GPU",
+                                          "TARGET_INFO_SESSION_START_TIME",
+                                          "PROF_SESSION"};
 
 std::string Kernel(uint32_t pid, int64_t start, int64_t end, int name) {
   const std::string id = std::to_string(name);

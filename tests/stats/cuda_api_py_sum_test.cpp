@@ -11,7 +11,7 @@ namespace {
 TEST_CASE("cuda_api_py_sum sums calls per function and Python line", "[stats][python]") {
   const std::string t1 = Tid(77, 77);
   const std::string report = MakeReport(
-      "cuda_api_py_sum", {"tables/cupti_activity_kind_runtime.sql", "tables/cuda_callchains.sql"},
+      "cuda_api_py_sum", {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA_CALLCHAINS"},
       ReplaceAll(
           "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'),"
           " (2, 'cudaStreamSynchronize_v3020'), (3, 'Tensor.item'),"

@@ -23,7 +23,7 @@ std::string MakeMemoryReport() {
       " (250, $P, 1, 2, 20480, 0, 1024, 2, 1, 9),"
       // A device whose capture saw only a free has no peak.
       " (300, $P, 2, 3, 24576, 0, 512, 2, 1, 10);";
-  return MakeReport("cuda_gpu_mem_peak", {"tables/cuda_gpu_memory_usage_events.sql"},
+  return MakeReport("cuda_gpu_mem_peak", {"CUDA_GPU_MEMORY_USAGE_EVENTS"},
                     ReplaceAll(rows, {{"$P", Tid(10, 0)}}));
 }
 

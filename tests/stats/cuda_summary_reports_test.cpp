@@ -23,8 +23,8 @@ std::string MakeCudaReport(const std::string& name) {
   const std::string tid = Tid(100, 1);
   return MakeReport(
       name,
-      {"tables/cupti_activity_kind_kernel.sql", "tables/cupti_activity_kind_runtime.sql",
-       "tables/cupti_activity_kind_memcpy.sql", "tables/enum_cuda_memcpy_oper.sql"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+       "CUPTI_ACTIVITY_KIND_MEMCPY", "ENUM_CUDA_MEMCPY_OPER"},
       "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'cuLaunchKernel'),"
       " (3, 'void k<int>(int)'), (4, 'k'), (5, '_Z1kIiEvi'), (6, 'void j()'), (7, 'j'),"
       " (8, 'cudaMemcpyPeerAsync_v4000');"
@@ -147,7 +147,7 @@ TEST_CASE("cuda_kern_exec_trace leaves no queue for early kernels", "[stats][cud
 }
 
 TEST_CASE("CUDA reports need their tables", "[stats][cuda]") {
-  const std::string path = MakeReport("cuda_api_only", {"tables/cupti_activity_kind_runtime.sql"},
+  const std::string path = MakeReport("cuda_api_only", {"CUPTI_ACTIVITY_KIND_RUNTIME"},
                                       "INSERT INTO StringIds VALUES (1, 'cuInit');"
                                       "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end,"
                                       " eventClass, globalTid, correlationId, nameId, returnValue)"

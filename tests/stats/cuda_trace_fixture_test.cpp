@@ -90,7 +90,7 @@ TEST_CASE("cuda_gpu_trace kernel names follow the base and mangled options", "[s
 }
 
 TEST_CASE("the cuda trace reports need the CUDA API table", "[stats][cuda]") {
-  const std::string path = MakeReport("no_cuda", {"tables/nvtx_events.sql"}, "SELECT 1;");
+  const std::string path = MakeReport("no_cuda", {"NVTX_EVENTS"}, "SELECT 1;");
   storage::Database db;
   REQUIRE(OpenReportDatabase(path, &db).ok());
   for (const char* name : {"cuda_api_trace", "cuda_gpu_trace", "nvtx_gpu_proj_sum",

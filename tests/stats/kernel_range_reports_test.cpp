@@ -37,8 +37,8 @@ TextRows Run(const std::string& path, const std::string& report,
 std::string MakeNestedReport(const std::string& name) {
   return MakeReport(
       name,
-      {"tables/nvtx_events.sql", "tables/cupti_activity_kind_runtime.sql",
-       "tables/cupti_activity_kind_kernel.sql"},
+      {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME",
+       "CUPTI_ACTIVITY_KIND_KERNEL"},
       ReplaceAll(
           "INSERT INTO StringIds (id, value) VALUES (1, 'cudaLaunchKernel_v7000'),"
           " (2, 'cudaGraphLaunch_v10000'), (3, 'void a<int>()'), (4, 'a'), (5, 'b()'), (6, 'b');"

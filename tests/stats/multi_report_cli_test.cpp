@@ -43,7 +43,7 @@ std::string RankReport(const std::string& name, uint32_t pid, int rank,
         "INSERT INTO MPI_RANKS VALUES (" +
         std::to_string(storage::GlobalTid(pid, pid)) + ", " + std::to_string(rank) + ");";
   }
-  return MakeReport(name, {"tables/cupti_activity_kind_kernel.sql"}, rows);
+  return MakeReport(name, {"CUPTI_ACTIVITY_KIND_KERNEL"}, rows);
 }
 
 const char* const kKernelHeader =

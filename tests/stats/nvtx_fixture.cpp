@@ -25,7 +25,7 @@ std::string MakeNvtxReport(const std::string& name) {
       " VALUES (10, 60, 60, 'transfer', $T1, $T2, 0), (20, 120, 60, 'transfer', $T2, $T2, 0),"
       " (30, 330, 60, 'transfer', $T1, $T1, 0), (5, 15, 60, 'outer', $T1, $T1, 0);";
   return MakeReport(
-      name, {"tables/nvtx_events.sql"},
+      name, {"NVTX_EVENTS"},
       ReplaceAll(rows, {{"$T1", Tid(100, 1)}, {"$T2", Tid(100, 2)}, {"$T5", Tid(200, 5)}}));
 }
 

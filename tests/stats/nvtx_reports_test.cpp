@@ -62,7 +62,7 @@ TEST_CASE("nvtx_sum merges a domain's ranges across processes and names it by it
       " (300, 350, 70, 'step', $T1, 7), (400, 401, 59, 'step', $T1, 9),"
       " (500, 520, 59, 'step', $T1, 0), (600, 700, 71, 'step', $T5, 9);";
   const ResultTable table =
-      RunReport(MakeReport("nvtx_sum_domains", {"tables/nvtx_events.sql"},
+      RunReport(MakeReport("nvtx_sum_domains", {"NVTX_EVENTS"},
                            ReplaceAll(rows, {{"$T1", Tid(100, 1)}, {"$T5", Tid(200, 5)}})),
                 "nvtx_sum");
   const TextRows expected = {
@@ -89,7 +89,7 @@ TEST_CASE("nvtx_sum of 600,000 ranges equals the statistics worked out here", "[
       "   CASE WHEN i % 2 = 0 THEN $T1 ELSE $T5 END,"
       "   CASE WHEN i % 3 = 0 THEN 0 WHEN i % 2 = 0 THEN 7 ELSE 9 END FROM n;";
   const ResultTable table =
-      RunReport(MakeReport("nvtx_sum_large", {"tables/nvtx_events.sql"},
+      RunReport(MakeReport("nvtx_sum_large", {"NVTX_EVENTS"},
                            ReplaceAll(rows, {{"$T1", Tid(100, 1)}, {"$T5", Tid(200, 5)}})),
                 "nvtx_sum");
   std::vector<double> in_domain, in_default;
@@ -181,7 +181,7 @@ TEST_CASE("nvtx_pushpop_trace lists each range with its nesting", "[stats][nvtx]
 TEST_CASE("nvtx_pushpop_trace orders ranges of one timestamp consistently", "[stats][nvtx]") {
   // P ends at 100 where Q starts; Z1 and Z2 are zero-length at 100.
   const std::string path = MakeReport(
-      "nvtx_trace_ties", {"tables/nvtx_events.sql"},
+      "nvtx_trace_ties", {"NVTX_EVENTS"},
       ReplaceAll("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
                  " (0, 100, 59, 'P', $T, 0), (100, 200, 59, 'Q', $T, 0),"
                  " (100, 100, 59, 'Z1', $T, 0), (100, 100, 59, 'Z2', $T, 0);",
@@ -198,7 +198,7 @@ TEST_CASE("nvtx_pushpop_trace orders ranges of one timestamp consistently", "[st
 
 TEST_CASE("NVTX reports are empty without ranges", "[stats][nvtx]") {
   const std::string path = MakeReport(
-      "nvtx_marks_only", {"tables/nvtx_events.sql"},
+      "nvtx_marks_only", {"NVTX_EVENTS"},
       "INSERT INTO NVTX_EVENTS (start, eventType, text, globalTid) VALUES (5, 34, 'm', 1);");
   for (const char* report :
        {"nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum", "nvtx_pushpop_trace"}) {

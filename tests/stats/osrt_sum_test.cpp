@@ -19,7 +19,7 @@ std::string MakeOsrtReport() {
       " (40000, 45000, 27, $T1, 3, 0, 0, 0), (50000, 55000, 27, $T1, 4, 0, 0, 0),"
       // nsys's process start/finish markers (classes 31, 32) are not calls.
       " (0, 0, 31, $T1, 5, 0, NULL, 0), (60000, 60000, 32, $T1, 5, 0, NULL, 0);";
-  return MakeReport("osrt_sum", {"tables/osrt_api.sql"},
+  return MakeReport("osrt_sum", {"OSRT_API"},
                     ReplaceAll(rows, {{"$T1", Tid(10, 10)}, {"$T2", Tid(10, 11)}}));
 }
 

@@ -98,7 +98,7 @@ TEST_CASE("column and table files are .txt - time units apply", "[stats][runner]
 
 TEST_CASE("a report without data is skipped - not an error", "[stats][runner]") {
   const std::string report =
-      MakeReport("runner_skipped", {"tables/nvtx_events.sql", "tables/osrt_api.sql"},
+      MakeReport("runner_skipped", {"NVTX_EVENTS", "OSRT_API"},
                  "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) "
                  "VALUES (0, 10, 59, 'a', 1);");
   const std::string out = prof::test::MakeTempDir("stats_runner_skipped_out");

@@ -7,7 +7,7 @@
 #include "stats/cell_text.h"
 #include "stats/report_database.h"
 #include "stats/report_query.h"
-#include "storage/embedded_schema.h"
+#include "storage/schema_catalog.h"
 #include "storage/global_id.h"
 #include "storage/sqlite_database.h"
 #include "tests/support/test_support.h"
@@ -21,9 +21,9 @@ void Exec(storage::Database* db, const std::string& sql) {
   REQUIRE(status.ok());
 }
 
-void CreateTable(storage::Database* db, const std::string& schema_file) {
-  const auto ddl = storage::FindSchemaFile(schema_file);
-  INFO(schema_file);
+void CreateTable(storage::Database* db, const std::string& table) {
+  const auto ddl = storage::TableDdl(table);
+  INFO(table);
   REQUIRE(ddl.has_value());
   Exec(db, std::string(*ddl));
 }
@@ -35,8 +35,8 @@ std::string MakeReport(const std::string& name, const std::vector<std::string>& 
   const std::string path = prof::test::MakeTempDir("stats_" + name) + "/" + name + ".sqlite";
   storage::Database db;
   REQUIRE(storage::Database::OpenReadWrite(path, &db).ok());
-  CreateTable(&db, "tables/meta_data_export.sql");
-  CreateTable(&db, "tables/stringids.sql");
+  CreateTable(&db, "META_DATA_EXPORT");
+  CreateTable(&db, "StringIds");
   for (const std::string& table : tables) CreateTable(&db, table);
   Exec(&db, "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT_NAME', 'prof test')");
   Exec(&db, rows_sql);

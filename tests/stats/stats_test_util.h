@@ -13,7 +13,7 @@ namespace prof::stats::test {
 using TextRows = std::vector<std::vector<std::string>>;
 
 // Creates <fresh temp dir>/<name>.sqlite with META_DATA_EXPORT, StringIds and `tables` (paths of
-// storage/schema/, e.g. "tables/nvtx_events.sql", the DDL prof's writer uses), then runs
+// storage/schema/, e.g. "NVTX_EVENTS", the DDL prof's writer uses), then runs
 // `rows_sql`. Returns its path.
 std::string MakeReport(const std::string& name, const std::vector<std::string>& tables,
                        const std::string& rows_sql);

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "storage/row_binders.h"
+#include "storage/row_binder.h"
 #include "tests/support/test_support.h"
 
 namespace prof::storage {
@@ -39,7 +39,7 @@ class LoggingSink : public BatchSink {
 RowBatch BatchOf(int64_t value) {
   RowBatch batch;
   RowBinder binder(&batch.bytes);
-  binder.Int64(value);
+  binder.Value(value);
   batch.rows = 1;
   return batch;
 }
@@ -133,10 +133,10 @@ RowBatch WideBatchOf(int64_t i, int rows) {
   RowBatch batch;
   RowBinder binder(&batch.bytes);
   for (int row = 0; row < rows; ++row) {
-    binder.Int64(i * 100 + row);
-    binder.Text(std::string_view("t" + std::to_string(i) + "-" + std::to_string(row)));
+    binder.Value(i * 100 + row);
+    binder.Value(std::string_view("t" + std::to_string(i) + "-" + std::to_string(row)));
     binder.Null();
-    binder.Double(std::optional<double>(static_cast<double>(i) + row / 2.0));
+    binder.Value(std::optional<double>(static_cast<double>(i) + row / 2.0));
   }
   batch.rows = rows;
   return batch;
@@ -348,12 +348,12 @@ TEST_CASE("a cancelled writer skips its backlog in memory and on disk", "[storag
 TEST_CASE("rows decode to the values they were encoded from", "[storage][batch]") {
   ByteBuffer bytes;
   RowBinder binder(&bytes);
-  binder.Int64(int64_t{-5});
+  binder.Value(int64_t{-5});
   binder.Null();
-  binder.Double(std::optional<double>(2.5));
-  binder.Text(std::string_view("event"));
-  binder.Text(std::string_view(""));
-  binder.Int64(std::optional<int64_t>());
+  binder.Value(std::optional<double>(2.5));
+  binder.Value(std::string_view("event"));
+  binder.Value(std::string_view(""));
+  binder.Value(std::optional<int64_t>());
   RowBatchReader reader(bytes);
   const RowValue integer = reader.Next();
   CHECK((integer.tag == ValueTag::kInt64 && integer.int64 == -5));

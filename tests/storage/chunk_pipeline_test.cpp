@@ -11,15 +11,23 @@
 #include <thread>
 #include <vector>
 
-#include "storage/cuda_row_binders.h"
+#include "storage/report_tables.h"
 #include "storage/report_writer.h"
-#include "storage/row_binders.h"
+#include "storage/schema_catalog.h"
 #include "storage/table_inserter.h"
 #include "tests/storage/storage_test_util.h"
 #include "tests/support/test_support.h"
 
 namespace prof::storage {
 namespace {
+
+const TableSpec& Spec(std::string_view table) { return *FindTableSpec(table); }
+
+// Adds a row of table definition `kTable` to `table`; true when its batch is full.
+template <const auto& kTable>
+bool AddRow(TableInserter* table, const TableRow<kTable>& row) {
+  return table->Add(&BindTableRow<kTable>, &row);
+}
 
 using test::FreshReportPath;
 
@@ -29,8 +37,8 @@ struct PipelineFixture {
     REQUIRE(Database::OpenReadWrite(path, &db).ok());
     REQUIRE(db.Exec("PRAGMA journal_mode = OFF").ok());
     REQUIRE(Transaction::Begin(&db, &transaction).ok());
-    pipeline = std::make_unique<ChunkPipeline>(&db, &schema, [this] { return Commit(); },
-                                               encoders);
+    pipeline = std::make_unique<ChunkPipeline>(
+        &db, &schema, [this] { return Commit(); }, encoders);
     REQUIRE(pipeline->Start().ok());
   }
 
@@ -40,8 +48,7 @@ struct PipelineFixture {
     // The rows of every earlier chunk are in the report when its commit runs.
     int64_t rows = 0;
     Statement count;
-    if (schema.HasTable("OSRT_API") &&
-        db.Prepare("SELECT count(*) FROM OSRT_API", &count).ok()) {
+    if (schema.HasTable("OSRT_API") && db.Prepare("SELECT count(*) FROM OSRT_API", &count).ok()) {
       bool has_row = false;
       if (count.Step(&has_row).ok() && has_row) rows = count.ColumnInt64(0);
     }
@@ -57,7 +64,7 @@ struct PipelineFixture {
       row.start = i;
       row.end = i + 1;
       row.name_id = 7;
-      if (table->Add(row) || i + 1 == first + count) {
+      if (AddRow<kOsrtApiTable>(table, row) || i + 1 == first + count) {
         if (Status status = pipeline->WriteRows(table->TakeBatch(ByteBuffer())); !status.ok()) {
           return status;
         }
@@ -88,12 +95,12 @@ void Finish(PipelineFixture* fixture) {
 TEST_CASE("Rows of several chunks reach the report once each, in order", "[storage][pipeline]") {
   // Three encoders finish chunks out of order; the writer must still copy them in order.
   PipelineFixture fixture("pipeline-order", 3);
-  TableInserter osrt(kOsrtApiInsert);
-  TableInserter strings(kStringIdsInsert);
+  TableInserter osrt(Spec("OSRT_API"));
+  TableInserter strings(Spec("StringIds"));
   const int64_t rows = 5 * ChunkPipeline::kChunkRows + 123;
   REQUIRE(fixture.AddOsrtRows(&osrt, 0, rows / 2).ok());
   for (int64_t id = 1; id <= 3; ++id) {
-    strings.Add(StringIdRow{id, "name " + std::to_string(id)});
+    AddRow<kStringIdsTable>(&strings, {id, "name " + std::to_string(id)});
   }
   REQUIRE(fixture.pipeline->WriteRows(strings.TakeBatch(ByteBuffer())).ok());
   REQUIRE(fixture.pipeline->CommitRows().ok());
@@ -121,8 +128,8 @@ TEST_CASE("Rows of several chunks reach the report once each, in order", "[stora
 
 TEST_CASE("A batch without rows creates no table", "[storage][pipeline]") {
   PipelineFixture fixture("pipeline-empty-batch", 1);
-  TableInserter kernels(kCudaKernelInsert);
-  TableInserter osrt(kOsrtApiInsert);
+  TableInserter kernels(Spec("CUPTI_ACTIVITY_KIND_KERNEL"));
+  TableInserter osrt(Spec("OSRT_API"));
   REQUIRE(fixture.AddOsrtRows(&osrt, 0, 10).ok());
   REQUIRE(fixture.pipeline->WriteRows(kernels.TakeBatch(ByteBuffer())).ok());
   REQUIRE(fixture.pipeline->CommitRows().ok());
@@ -135,16 +142,23 @@ TEST_CASE("A batch without rows creates no table", "[storage][pipeline]") {
 TEST_CASE("A table the report does not know fails the pipeline with its name",
           "[storage][pipeline]") {
   PipelineFixture fixture("pipeline-unknown-table", 2);
-  TableInserter unknown(InsertSpec{"NO_SUCH_TABLE", "id, value"});
-  unknown.Add(StringIdRow{1, "x"});
+  // Rows the chunk's own database takes, for a table the report's schema does not know.
+  const TableSpec spec{"NO_SUCH_TABLE",
+                       TableCreation::kOnFirstRow,
+                       {},
+                       "CREATE TABLE NO_SUCH_TABLE (id INTEGER, value TEXT);",
+                       "id, value",
+                       2};
+  TableInserter unknown(spec);
+  AddRow<kStringIdsTable>(&unknown, {1, "x"});
   REQUIRE(fixture.pipeline->WriteRows(unknown.TakeBatch(ByteBuffer())).ok());
-  TableInserter osrt(kOsrtApiInsert);
+  TableInserter osrt(Spec("OSRT_API"));
   (void)fixture.pipeline->CommitRows();  // the encoder's failure may be known by now, or not
   // Later chunks are dropped, and the first failure is what Stop() reports.
   (void)fixture.AddOsrtRows(&osrt, 0, 2 * ChunkPipeline::kChunkRows);
   const Status stopped = fixture.pipeline->Stop();
   REQUIRE_FALSE(stopped.ok());
-  CHECK(stopped.message() == "no DDL compiled in for report table NO_SUCH_TABLE");
+  CHECK(stopped.message() == "unknown report table NO_SUCH_TABLE");
   CHECK(fixture.commits == 0);
   CHECK_FALSE(fixture.schema.HasTable("OSRT_API"));
 }
@@ -152,15 +166,15 @@ TEST_CASE("A table the report does not know fails the pipeline with its name",
 TEST_CASE("A failed copy into the report is reported and stops later chunks",
           "[storage][pipeline]") {
   PipelineFixture fixture("pipeline-copy-fails", 1);
-  TableInserter strings(kStringIdsInsert);
-  strings.Add(StringIdRow{1, "first"});
+  TableInserter strings(Spec("StringIds"));
+  AddRow<kStringIdsTable>(&strings, {1, "first"});
   REQUIRE(fixture.pipeline->WriteRows(strings.TakeBatch(ByteBuffer())).ok());
   REQUIRE(fixture.pipeline->CommitRows().ok());
   // The same id again: fine in the chunk's own database, a conflict in the report's.
-  strings.Add(StringIdRow{1, "again"});
+  AddRow<kStringIdsTable>(&strings, {1, "again"});
   REQUIRE(fixture.pipeline->WriteRows(strings.TakeBatch(ByteBuffer())).ok());
   (void)fixture.pipeline->CommitRows();  // the copy's failure may be known by now, or not
-  strings.Add(StringIdRow{2, "later"});
+  AddRow<kStringIdsTable>(&strings, {2, "later"});
   (void)fixture.pipeline->WriteRows(strings.TakeBatch(ByteBuffer()));
   (void)fixture.pipeline->CommitRows();
   const Status stopped = fixture.pipeline->Stop();
@@ -177,7 +191,8 @@ TEST_CASE("A failed copy into the report is reported and stops later chunks",
 TEST_CASE("Cancel drops the chunks not yet copied and ends the threads", "[storage][pipeline]") {
   PipelineFixture fixture("pipeline-cancel", 2);
   // The writer is held in the first chunk's commit until Cancel() has taken effect, so that the
-  // two chunks behind it are still to copy (the waits are bounded: a broken pipeline fails, not hangs).
+  // two chunks behind it are still to copy (the waits are bounded: a broken pipeline fails, not
+  // hangs).
   std::promise<void> in_commit;
   std::promise<void> cancelled;
   std::shared_future<void> cancelled_seen = cancelled.get_future().share();
@@ -187,7 +202,7 @@ TEST_CASE("Cancel drops the chunks not yet copied and ends the threads", "[stora
     in_commit.set_value();
     cancelled_seen.wait_for(std::chrono::seconds(30));
   };
-  TableInserter osrt(kOsrtApiInsert);
+  TableInserter osrt(Spec("OSRT_API"));
   REQUIRE(fixture.AddOsrtRows(&osrt, 0, 3 * ChunkPipeline::kChunkRows).ok());
   REQUIRE(in_commit.get_future().wait_for(std::chrono::seconds(30)) == std::future_status::ready);
   std::thread canceller([&] { fixture.pipeline->Cancel(); });
@@ -195,7 +210,8 @@ TEST_CASE("Cancel drops the chunks not yet copied and ends the threads", "[stora
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   bool cancel_seen = false;
   while (!cancel_seen && std::chrono::steady_clock::now() < deadline) {
-    cancel_seen = fixture.pipeline->WriteRows(osrt.TakeBatch(ByteBuffer())).message() == "cancelled";
+    cancel_seen =
+        fixture.pipeline->WriteRows(osrt.TakeBatch(ByteBuffer())).message() == "cancelled";
     if (!cancel_seen) std::this_thread::yield();
   }
   cancelled.set_value();
@@ -208,9 +224,8 @@ TEST_CASE("Cancel drops the chunks not yet copied and ends the threads", "[stora
   REQUIRE(fixture.transaction.Commit().ok());
   // The first chunk, whole; not the two that waited behind it.
   CHECK(fixture.Query("SELECT count(*), max(start) FROM OSRT_API") ==
-        std::vector<std::vector<std::string>>{
-            {std::to_string(ChunkPipeline::kChunkRows),
-             std::to_string(ChunkPipeline::kChunkRows - 1)}});
+        std::vector<std::vector<std::string>>{{std::to_string(ChunkPipeline::kChunkRows),
+                                               std::to_string(ChunkPipeline::kChunkRows - 1)}});
 }
 
 }  // namespace

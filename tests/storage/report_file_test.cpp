@@ -33,7 +33,7 @@ TEST_CASE("the report has a temporary name until Finish renames it", "[storage][
   const std::string path = FreshReportPath("file-rename");
   const std::string dir = DirectoryOf(path);
   auto writer = CreateWriter(path);
-  writer->AddCaptureMetadata("DEVICE_ID", "Local (CLI)");
+  writer->Add<kMetaDataCaptureTable>({"DEVICE_ID", "Local (CLI)"});
   REQUIRE(writer->Commit().ok());
   CHECK(FileNames(dir) == Strings{PartialName()});
   FinishWriter(writer.get());
@@ -61,11 +61,11 @@ TEST_CASE("Abandon and destruction without Finish delete the temporary file", "[
   const std::string dir = DirectoryOf(path);
   SECTION("Abandon") {
     auto writer = CreateWriter(path);
-    writer->AddCaptureMetadata("a", "b");
+    writer->Add<kMetaDataCaptureTable>({"a", "b"});
     writer->Abandon();
     CHECK(FileNames(dir).empty());
     // Rows after Abandon go nowhere; the first failure is kept and reported.
-    writer->AddNvtxEvent(NvtxEventRow());
+    writer->Add<kNvtxEventsTable>(NvtxEventRow());
     const Status commit = writer->Commit();
     REQUIRE_FALSE(commit.ok());
     CHECK(commit.message() == "the report is closed");
@@ -73,7 +73,7 @@ TEST_CASE("Abandon and destruction without Finish delete the temporary file", "[
     CHECK(FileNames(dir).empty());
   }
   SECTION("destructor") {
-    CreateWriter(path)->AddCaptureMetadata("a", "b");
+    CreateWriter(path)->Add<kMetaDataCaptureTable>({"a", "b"});
     CHECK(FileNames(dir).empty());
   }
 }
@@ -108,7 +108,7 @@ TEST_CASE("Finish writes the session tables and builds the indexes", "[storage][
   range.end = 2;
   range.event_type = 59;
   range.global_tid = GlobalTid(490, 490);
-  writer->AddNvtxEvent(range);
+  writer->Add<kNvtxEventsTable>(range);
   SessionInfo session;
   session.prof_version = "0.1.0";
   session.command_line = "python3 torch_mix.py";

@@ -37,7 +37,7 @@ TEST_CASE("NVTX rows round-trip - unset fields as NULL", "[storage][rows]") {
   full.uint64_value = -1;  // UINT64_MAX as its bit pattern
   full.double_value = 0.25;
   full.json_text_id = writer->InternString("{\"k\": 1}");
-  writer->AddNvtxEvent(full);
+  writer->Add<kNvtxEventsTable>(full);
 
   NvtxEventRow mark;  // a mark: no end, no text
   mark.start = 99;
@@ -47,7 +47,7 @@ TEST_CASE("NVTX rows round-trip - unset fields as NULL", "[storage][rows]") {
   mark.uint32_value = 4294967295;
   mark.int32_value = -2147483648;
   mark.float_value = 1.5;
-  writer->AddNvtxEvent(mark);
+  writer->Add<kNvtxEventsTable>(mark);
   FinishWriter(writer.get());
 
   CHECK(
@@ -92,7 +92,7 @@ TEST_CASE("OS runtime rows round-trip with nsys's event class and no callchain",
   row.name_id = writer->InternString("mmap64");
   row.return_value = -1;
   row.nesting_level = 1;
-  writer->AddOsrtCall(row);
+  writer->Add<kOsrtApiTable>(row);
   FinishWriter(writer.get());
   CHECK(QueryRows(path,
                   "SELECT start, end, eventClass, globalTid, nameId, returnValue, "
@@ -112,7 +112,7 @@ TEST_CASE("rows spanning many batches and commits keep their order and values", 
     row.end = i * 2;
     row.global_tid = GlobalTid(1, static_cast<uint32_t>(i % 3));
     row.name_id = writer->InternString("call" + std::to_string(i % 7));
-    writer->AddOsrtCall(row);
+    writer->Add<kOsrtApiTable>(row);
     if (i % 833 == 0) REQUIRE(writer->Commit().ok());
   }
   FinishWriter(writer.get());
@@ -161,8 +161,8 @@ TEST_CASE("thread names: last name wins - priority as given", "[storage][rows]")
 TEST_CASE("capture metadata rows keep repeated names", "[storage][rows]") {
   const std::string path = FreshReportPath("rows-capture");
   auto writer = CreateWriter(path);
-  writer->AddCaptureMetadata("CAPTURE_EVENT_TYPE", "OSRuntime");
-  writer->AddCaptureMetadata("CAPTURE_EVENT_TYPE", "NvtxEvents");
+  writer->Add<kMetaDataCaptureTable>({"CAPTURE_EVENT_TYPE", "OSRuntime"});
+  writer->Add<kMetaDataCaptureTable>({"CAPTURE_EVENT_TYPE", "NvtxEvents"});
   FinishWriter(writer.get());
   CHECK(QueryRows(path, "SELECT name, value FROM META_DATA_CAPTURE ORDER BY rowid") ==
         Rows{{"CAPTURE_EVENT_TYPE", "OSRuntime"}, {"CAPTURE_EVENT_TYPE", "NvtxEvents"}});

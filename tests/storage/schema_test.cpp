@@ -45,19 +45,19 @@ OsrtCallRow SomeOsrtRow(ReportWriter* writer) {
 
 // One row in each CUDA table, so that every table exists.
 void AddOneRowPerCudaTable(ReportWriter* writer) {
-  writer->AddCudaApiCall(CudaApiCallRow{});
-  writer->AddCudaKernel(CudaKernelRow{});
-  writer->AddCudaMemcpy(CudaMemcpyRow{});
-  writer->AddCudaMemset(CudaMemsetRow{});
-  writer->AddCudaSync(CudaSyncRow{});
-  writer->AddCudaGraphTrace(CudaGraphTraceRow{});
-  writer->AddCudaEvent(CudaEventRow{});
-  writer->AddCudaGraphEvent(CudaGraphEventRow{});
-  writer->AddCudaMemoryUsage(CudaMemoryUsageRow{});
-  writer->AddGpuInfo(GpuInfoRow{});
-  writer->AddCudaDevice(CudaDeviceRow{});
-  writer->AddCudaStream(CudaStreamRow{});
-  writer->AddCudaContext(CudaContextRow{});
+  writer->Add<kCuptiActivityKindRuntimeTable>(CudaApiCallRow{});
+  writer->Add<kCuptiActivityKindKernelTable>(CudaKernelRow{});
+  writer->Add<kCuptiActivityKindMemcpyTable>(CudaMemcpyRow{});
+  writer->Add<kCuptiActivityKindMemsetTable>(CudaMemsetRow{});
+  writer->Add<kCuptiActivityKindSynchronizationTable>(CudaSyncRow{});
+  writer->Add<kCuptiActivityKindGraphTraceTable>(CudaGraphTraceRow{});
+  writer->Add<kCuptiActivityKindCudaEventTable>(CudaEventRow{});
+  writer->Add<kCudaGraphEventsTable>(CudaGraphEventRow{});
+  writer->Add<kCudaGpuMemoryUsageEventsTable>(CudaMemoryUsageRow{});
+  writer->Add<kTargetInfoGpuTable>(GpuInfoRow{});
+  writer->Add<kTargetInfoCudaDeviceTable>(CudaDeviceRow{});
+  writer->Add<kTargetInfoCudaStreamTable>(CudaStreamRow{});
+  writer->Add<kTargetInfoCudaContextInfoTable>(CudaContextRow{});
 }
 
 TEST_CASE("an empty report holds only the tables nsys always writes", "[storage][schema]") {
@@ -72,7 +72,7 @@ TEST_CASE("tables appear with their first row - with the enums they refer to",
   SECTION("NVTX only") {
     const std::string path = FreshReportPath("schema-nvtx");
     auto writer = CreateWriter(path);
-    writer->AddNvtxEvent(SomeNvtxRow());
+    writer->Add<kNvtxEventsTable>(SomeNvtxRow());
     FinishWriter(writer.get());
     CHECK(TableNames(path) == Strings{"ENUM_NSYS_EVENT_TYPE", "META_DATA_CAPTURE",
                                       "META_DATA_EXPORT", "NVTX_EVENTS", "PROCESSES",
@@ -82,8 +82,8 @@ TEST_CASE("tables appear with their first row - with the enums they refer to",
   SECTION("NVTX and OS runtime") {
     const std::string path = FreshReportPath("schema-both");
     auto writer = CreateWriter(path);
-    writer->AddOsrtCall(SomeOsrtRow(writer.get()));
-    writer->AddNvtxEvent(SomeNvtxRow());
+    writer->Add<kOsrtApiTable>(SomeOsrtRow(writer.get()));
+    writer->Add<kNvtxEventsTable>(SomeNvtxRow());
     FinishWriter(writer.get());
     CHECK(TableNames(path) == Strings{"ENUM_NSYS_EVENT_CLASS", "ENUM_NSYS_EVENT_TYPE",
                                       "META_DATA_CAPTURE", "META_DATA_EXPORT", "NVTX_EVENTS",
@@ -93,7 +93,7 @@ TEST_CASE("tables appear with their first row - with the enums they refer to",
   SECTION("CUDA kernels") {
     const std::string path = FreshReportPath("schema-kernel");
     auto writer = CreateWriter(path);
-    writer->AddCudaKernel(CudaKernelRow{});
+    writer->Add<kCuptiActivityKindKernelTable>(CudaKernelRow{});
     FinishWriter(writer.get());
     CHECK(TableNames(path) == Strings{"CUPTI_ACTIVITY_KIND_KERNEL", "ENUM_CUDA_FUNC_CACHE_CONFIG",
                                       "ENUM_CUDA_KERNEL_LAUNCH_TYPE",
@@ -104,8 +104,8 @@ TEST_CASE("tables appear with their first row - with the enums they refer to",
   SECTION("CUDA memcpy and memset share ENUM_CUDA_MEM_KIND") {
     const std::string path = FreshReportPath("schema-memops");
     auto writer = CreateWriter(path);
-    writer->AddCudaMemcpy(CudaMemcpyRow{});
-    writer->AddCudaMemset(CudaMemsetRow{});
+    writer->Add<kCuptiActivityKindMemcpyTable>(CudaMemcpyRow{});
+    writer->Add<kCuptiActivityKindMemsetTable>(CudaMemsetRow{});
     FinishWriter(writer.get());
     CHECK(TableNames(path) == Strings{"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
                                       "ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND",
@@ -117,7 +117,7 @@ TEST_CASE("tables appear with their first row - with the enums they refer to",
   SECTION("CUDA memory usage with its two enums") {
     const std::string path = FreshReportPath("schema-memory-usage");
     auto writer = CreateWriter(path);
-    writer->AddCudaMemoryUsage(CudaMemoryUsageRow{});
+    writer->Add<kCudaGpuMemoryUsageEventsTable>(CudaMemoryUsageRow{});
     FinishWriter(writer.get());
     CHECK(TableNames(path) ==
           Strings{"CUDA_GPU_MEMORY_USAGE_EVENTS", "ENUM_CUDA_DEV_MEM_EVENT_OPER",
@@ -160,9 +160,9 @@ Strings ReportColumns(const std::string& path, const std::string& table) {
 TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[storage][schema]") {
   const std::string path = FreshReportPath("schema-columns");
   auto writer = CreateWriter(path);
-  writer->AddOsrtCall(SomeOsrtRow(writer.get()));
-  writer->AddNvtxEvent(SomeNvtxRow());
-  writer->AddDiagnosticEvent(100, "prof lost 1 records of this process", 42);
+  writer->Add<kOsrtApiTable>(SomeOsrtRow(writer.get()));
+  writer->Add<kNvtxEventsTable>(SomeNvtxRow());
+  writer->Add<kDiagnosticEventTable>({100, "prof lost 1 records of this process", 42});
   AddOneRowPerCudaTable(writer.get());
   FinishWriter(writer.get());
 
@@ -175,18 +175,47 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
   CHECK(ReportColumns(path, "PROF_SESSION") == Strings{"0|name|TEXT|1|0", "1|value|TEXT|0|0"});
 }
 
-TEST_CASE("the catalog's tables all have DDL compiled in", "[storage][schema]") {
+TEST_CASE("each table's definition gives its DDL, its INSERT columns and its enums",
+          "[storage][schema]") {
   REQUIRE(KnownTables().size() == 40);
   for (const TableSpec& spec : KnownTables()) {
     INFO("table " << spec.name);
-    const std::optional<std::string_view> ddl = TableDdl(spec.name);
-    REQUIRE(ddl.has_value());
-    CHECK(ddl->find("CREATE TABLE " + std::string(spec.name) + " (") != std::string_view::npos);
-    for (std::string_view enum_table : spec.enum_tables)
+    CHECK(spec.ddl.rfind("CREATE TABLE " + spec.name + " (\n", 0) == 0);
+    for (const std::string& enum_table : spec.enum_tables)
       CHECK(FindTableSpec(enum_table) != nullptr);
   }
   CHECK(FindTableSpec("CUDA_GRAPH_NODE_EVENTS") == nullptr);
-  CHECK(SchemaFileStem("TARGET_INFO_SESSION_START_TIME") == "target_info_session_start_time");
+  const TableSpec& osrt = *FindTableSpec("OSRT_API");
+  CHECK(osrt.ddl ==
+        "CREATE TABLE OSRT_API (\n"
+        "    start                       INTEGER NOT NULL,\n"
+        "    end                         INTEGER NOT NULL,\n"
+        "    eventClass                  INTEGER NOT NULL,\n"
+        "    globalTid                   INTEGER,\n"
+        "    nameId                      INTEGER NOT NULL,\n"
+        "    returnValue                 INTEGER NOT NULL,\n"
+        "    nestingLevel                INTEGER,\n"
+        "    callchainId                 INTEGER NOT NULL\n"
+        ");");
+  CHECK(osrt.insert_columns ==
+        "start, end, eventClass, globalTid, nameId, returnValue, nestingLevel, callchainId");
+  CHECK(osrt.insert_column_count == 8);
+  CHECK(osrt.enum_tables == std::vector<std::string>{"ENUM_NSYS_EVENT_CLASS"});
+  // Columns prof never fills are in the DDL, not in the INSERT.
+  const TableSpec& nvtx = *FindTableSpec("NVTX_EVENTS");
+  CHECK(nvtx.ddl.find("    binaryData                  TEXT\n);") != std::string::npos);
+  CHECK(nvtx.insert_columns.find("binaryData") == std::string::npos);
+  CHECK(nvtx.insert_column_count == 18);
+  CHECK(FindTableSpec("CUDA_CALLCHAINS")->ddl.find(",\n\n    PRIMARY KEY (id, stackDepth)\n);") !=
+        std::string::npos);
+  CHECK(FindTableSpec("ENUM_CUDA_MEM_KIND")->ddl ==
+        "CREATE TABLE ENUM_CUDA_MEM_KIND (\n"
+        "    id                          INTEGER NOT NULL PRIMARY KEY,\n"
+        "    name                        TEXT,\n"
+        "    label                       TEXT\n"
+        ");");
+  CHECK(FindTableSpec("CUPTI_ACTIVITY_KIND_MEMCPY")->enum_tables ==
+        std::vector<std::string>{"ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND"});
 }
 
 TEST_CASE("enum rows are nsys's", "[storage][schema]") {
@@ -219,7 +248,7 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
 
   const std::string path = FreshReportPath("schema-enums");
   auto writer = CreateWriter(path);
-  writer->AddOsrtCall(SomeOsrtRow(writer.get()));
+  writer->Add<kOsrtApiTable>(SomeOsrtRow(writer.get()));
   FinishWriter(writer.get());
   CHECK(prof::test::QueryRows(path, "SELECT count(*) FROM ENUM_NSYS_EVENT_CLASS")[0][0] == "89");
   CHECK(
@@ -229,7 +258,7 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
   // The values prof writes into DIAGNOSTIC_EVENT name themselves through its enum tables.
   const std::string diagnostics = FreshReportPath("schema-diagnostic-enums");
   auto diagnostics_writer = CreateWriter(diagnostics);
-  diagnostics_writer->AddDiagnosticEvent(100, "prof lost 1 records of this process", 42);
+  diagnostics_writer->Add<kDiagnosticEventTable>({100, "prof lost 1 records of this process", 42});
   FinishWriter(diagnostics_writer.get());
   CHECK(prof::test::QueryRows(diagnostics,
                               "SELECT t.name, s.name, v.name FROM DIAGNOSTIC_EVENT d "
@@ -240,9 +269,10 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
 }
 
 TEST_CASE("INSERTs name their columns", "[storage][schema]") {
-  CHECK(BatchInserter::InsertSql(InsertSpec{"T", "a, b"}, 3) ==
-        "INSERT INTO T (a, b) VALUES (?, ?), (?, ?), (?, ?)");
-  CHECK(BatchInserter::InsertSql(InsertSpec{"T", "a"}, 1) == "INSERT INTO T (a) VALUES (?)");
+  const TableSpec two{"T", TableCreation::kOnFirstRow, {}, "", "a, b", 2};
+  const TableSpec one{"T", TableCreation::kOnFirstRow, {}, "", "a", 1};
+  CHECK(BatchInserter::InsertSql(two, 3) == "INSERT INTO T (a, b) VALUES (?, ?), (?, ?), (?, ?)");
+  CHECK(BatchInserter::InsertSql(one, 1) == "INSERT INTO T (a) VALUES (?)");
 }
 
 }  // namespace

@@ -1,6 +1,0 @@
--- Processes traced in the session.
-CREATE TABLE PROCESSES (
-    globalPid                   INTEGER,
-    pid                         INTEGER,
-    name                        TEXT
-);
