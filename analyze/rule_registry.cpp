@@ -4,6 +4,7 @@
 
 #include "analyze/embedded_sql.h"
 #include "analyze/rule_definitions.h"
+#include "common/named_entries.h"
 #include "stats/report_registry.h"
 
 namespace prof::analyze {
@@ -37,20 +38,9 @@ const std::vector<RuleSpec>& AllRules() {
   return rules;
 }
 
-const RuleSpec* FindRule(std::string_view name) {
-  for (const RuleSpec& rule : AllRules()) {
-    if (rule.name == name) return &rule;
-  }
-  return nullptr;
-}
+const RuleSpec* FindRule(std::string_view name) { return FindByName(AllRules(), name); }
 
-std::string RuleNames() {
-  std::string names;
-  for (const RuleSpec& rule : AllRules()) {
-    names += (names.empty() ? "" : ", ") + std::string(rule.name);
-  }
-  return names;
-}
+std::string RuleNames() { return JoinNames(AllRules()); }
 
 std::optional<std::string_view> RuleSql(const RuleSpec& rule) {
   return FindEmbeddedSql("rules/" + std::string(rule.name) + ".sql");

@@ -6,33 +6,17 @@
 #include <cstdlib>
 #include <limits>
 
+#include "common/named_entries.h"
+#include "common/split.h"
+
 namespace prof::analyze {
 namespace {
-
-std::vector<std::string> SplitColons(const std::string& text) {
-  std::vector<std::string> parts;
-  size_t begin = 0;
-  for (size_t colon = text.find(':'); colon != std::string::npos; colon = text.find(':', begin)) {
-    parts.push_back(text.substr(begin, colon - begin));
-    begin = colon + 1;
-  }
-  parts.push_back(text.substr(begin));
-  return parts;
-}
 
 std::vector<const RuleOption*> OptionsOf(const RuleSpec& rule) {
   std::vector<const RuleOption*> options;
   for (const RuleOption& option : CommonOptions()) options.push_back(&option);
   for (const RuleOption& option : rule.options) options.push_back(&option);
   return options;
-}
-
-std::string OptionList(const RuleSpec& rule) {
-  std::string list;
-  for (const RuleOption* option : OptionsOf(rule)) {
-    list += (list.empty() ? "" : ", ") + std::string(option->name);
-  }
-  return list;
 }
 
 const RuleOption* FindOption(const RuleSpec& rule, std::string_view name) {
@@ -85,7 +69,7 @@ Status ParseGivenOption(const std::string& text, RuleRequest* request) {
   const RuleOption* option = FindOption(rule, name);
   if (option == nullptr) {
     return Status::Error("unknown option '" + name + "' of rule " + std::string(rule.name) +
-                         "; valid options: " + OptionList(rule));
+                         "; valid options: " + JoinNames(OptionsOf(rule)));
   }
   if (equals == std::string::npos) {
     return Status::Error("option " + name + " of rule " + std::string(rule.name) +
@@ -121,7 +105,7 @@ void ResolveValues(RuleRequest* request) {
 }
 
 Status ParseRequest(const std::string& text, RuleRequest* out) {
-  const std::vector<std::string> parts = SplitColons(text);
+  const std::vector<std::string> parts = Split(text, ':');
   out->rule = FindRule(parts[0]);
   if (out->rule == nullptr) {
     return Status::Error("unknown rule '" + parts[0] + "'; valid rules: " + RuleNames());

@@ -2,11 +2,20 @@
 # schema files at run time. Run by prof_embed_text_files() (cmake/prof_embed.cmake) as:
 #   cmake -DDIR=<dir> -DOUTPUT=<file.cpp> "-DFILES=<paths relative to DIR>" -DHEADER=<include>
 #         -DNAMESPACE=<ns> -DFUNCTION=<name> -P embed_text_files.cmake
+# A line that is only "-- include: <path relative to DIR>" is replaced by that file's text, so that SQL several
+# files need is written once (e.g. stats/parts/nvtx_nesting.sql).
 set(delimiter "prof_embedded")
 set(entries "")
 list(SORT FILES)
 foreach(relative_path IN LISTS FILES)
   file(READ "${DIR}/${relative_path}" text)
+  set(include_line "\n *-- include: ([^\n]*)\n")
+  string(REGEX MATCH "${include_line}" directive "${text}")
+  while(directive)
+    file(READ "${DIR}/${CMAKE_MATCH_1}" part)
+    string(REPLACE "${directive}" "\n${part}" text "${text}")
+    string(REGEX MATCH "${include_line}" directive "${text}")
+  endwhile()
   string(FIND "${text}" ")${delimiter}\"" clash)
   if(NOT clash EQUAL -1)
     message(FATAL_ERROR "${relative_path} contains the raw-string delimiter )${delimiter}\"")

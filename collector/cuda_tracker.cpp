@@ -1,12 +1,12 @@
 #include "collector/cuda_tracker.h"
 
-#include <cstring>
 #include <optional>
 #include <string_view>
 
 #include "collector/cuda_target_info.h"
 #include "collector/kernel_names.h"
 #include "collector/python_stack_text.h"
+#include "collector/record_copy.h"
 #include "collector/record_text.h"
 
 namespace prof::collector {
@@ -29,13 +29,6 @@ constexpr int64_t kLocalVmId = 1;
 constexpr int32_t kNullStreamType = 3;
 // ENUM_CUDA_MEM_KIND "Unknown".
 constexpr int32_t kUnknownMemoryKind = 7;
-
-template <typename Record>
-Record Copy(const RecordHeader& header) {
-  Record record;
-  std::memcpy(&record, &header, sizeof(record));
-  return record;
-}
 
 uint64_t ApiKey(protocol::CudaApiDomain domain, uint32_t cbid) {
   return (static_cast<uint64_t>(domain) << 32) | cbid;
@@ -128,52 +121,40 @@ const char* InitStatusText(protocol::CudaInitStatus status) {
 
 }  // namespace
 
-const CudaTracker::KindHandler CudaTracker::kHandlers[] = {
-    {RecordKind::kCudaInitStatus, sizeof(protocol::CudaInitStatusRecord),
-     &CudaTracker::OnInitStatus},
-    {RecordKind::kCudaApiName, sizeof(protocol::CudaApiNameRecord), &CudaTracker::OnApiName},
-    {RecordKind::kCudaApiCall, sizeof(protocol::CudaApiCallRecord), &CudaTracker::OnApiCall},
-    {RecordKind::kCudaApiCallWithStack, sizeof(protocol::CudaApiCallWithStackRecord),
-     &CudaTracker::OnApiCallWithStack},
-    {RecordKind::kCudaPythonStack, sizeof(protocol::CudaPythonStackRecord),
-     &CudaTracker::OnPythonStack},
-    {RecordKind::kCudaString, sizeof(protocol::CudaStringRecord), &CudaTracker::OnString},
-    {RecordKind::kCudaKernel, sizeof(protocol::CudaKernelRecord), &CudaTracker::OnKernel},
-    {RecordKind::kCudaMemcpy, sizeof(protocol::CudaMemcpyRecord), &CudaTracker::OnMemcpy},
-    {RecordKind::kCudaMemset, sizeof(protocol::CudaMemsetRecord), &CudaTracker::OnMemset},
-    {RecordKind::kCudaSync, sizeof(protocol::CudaSyncRecord), &CudaTracker::OnSync},
-    {RecordKind::kCudaGraphTrace, sizeof(protocol::CudaGraphTraceRecord),
-     &CudaTracker::OnGraphTrace},
-    {RecordKind::kCudaGraphLaunch, sizeof(protocol::CudaGraphLaunchRecord),
-     &CudaTracker::OnGraphLaunch},
-    {RecordKind::kCudaDevice, sizeof(protocol::CudaDeviceRecord), &CudaTracker::OnDevice},
-    {RecordKind::kCudaContext, sizeof(protocol::CudaContextRecord), &CudaTracker::OnContext},
-    {RecordKind::kCudaStream, sizeof(protocol::CudaStreamRecord), &CudaTracker::OnStream},
-    {RecordKind::kCudaEvent, sizeof(protocol::CudaEventRecord), &CudaTracker::OnEvent},
-    {RecordKind::kCudaDroppedRecords, sizeof(protocol::CudaDroppedRecordsRecord),
-     &CudaTracker::OnDropped},
-    {RecordKind::kCudaGraphEvent, sizeof(protocol::CudaGraphEventRecord),
-     &CudaTracker::OnGraphEvent},
-    {RecordKind::kCudaMemory, sizeof(protocol::CudaMemoryRecord), &CudaTracker::OnMemory},
-};
-
 void CudaTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
-  for (const KindHandler& entry : kHandlers) {
-    dispatcher->Register(entry.kind, entry.fixed_size,
-                         [this](const ProcessStream& process, const RecordHeader& record) {
-                           OnRecord(process, record);
+  // The dispatcher checks each record against its struct's size, so handlers copy it unchecked.
+  const auto add = [this, dispatcher](RecordKind kind, size_t size, Handler handler) {
+    dispatcher->Register(kind, size,
+                         [this, handler](const ProcessStream& process, const RecordHeader& record) {
+                           (this->*handler)(process, record, &streams_[process.stream_id]);
                          });
-  }
-}
-
-void CudaTracker::OnRecord(const ProcessStream& process, const RecordHeader& record) {
-  for (const KindHandler& entry : kHandlers) {
-    if (entry.kind != record.kind) continue;
-    if (record.size < entry.fixed_size) break;
-    (this->*entry.handler)(process, record, &streams_[process.stream_id]);
-    return;
-  }
-  ++stats_.malformed_records;
+  };
+  add(RecordKind::kCudaInitStatus, sizeof(protocol::CudaInitStatusRecord),
+      &CudaTracker::OnInitStatus);
+  add(RecordKind::kCudaApiName, sizeof(protocol::CudaApiNameRecord), &CudaTracker::OnApiName);
+  add(RecordKind::kCudaApiCall, sizeof(protocol::CudaApiCallRecord), &CudaTracker::OnApiCall);
+  add(RecordKind::kCudaApiCallWithStack, sizeof(protocol::CudaApiCallWithStackRecord),
+      &CudaTracker::OnApiCallWithStack);
+  add(RecordKind::kCudaPythonStack, sizeof(protocol::CudaPythonStackRecord),
+      &CudaTracker::OnPythonStack);
+  add(RecordKind::kCudaString, sizeof(protocol::CudaStringRecord), &CudaTracker::OnString);
+  add(RecordKind::kCudaKernel, sizeof(protocol::CudaKernelRecord), &CudaTracker::OnKernel);
+  add(RecordKind::kCudaMemcpy, sizeof(protocol::CudaMemcpyRecord), &CudaTracker::OnMemcpy);
+  add(RecordKind::kCudaMemset, sizeof(protocol::CudaMemsetRecord), &CudaTracker::OnMemset);
+  add(RecordKind::kCudaSync, sizeof(protocol::CudaSyncRecord), &CudaTracker::OnSync);
+  add(RecordKind::kCudaGraphTrace, sizeof(protocol::CudaGraphTraceRecord),
+      &CudaTracker::OnGraphTrace);
+  add(RecordKind::kCudaGraphLaunch, sizeof(protocol::CudaGraphLaunchRecord),
+      &CudaTracker::OnGraphLaunch);
+  add(RecordKind::kCudaDevice, sizeof(protocol::CudaDeviceRecord), &CudaTracker::OnDevice);
+  add(RecordKind::kCudaContext, sizeof(protocol::CudaContextRecord), &CudaTracker::OnContext);
+  add(RecordKind::kCudaStream, sizeof(protocol::CudaStreamRecord), &CudaTracker::OnStream);
+  add(RecordKind::kCudaEvent, sizeof(protocol::CudaEventRecord), &CudaTracker::OnEvent);
+  add(RecordKind::kCudaDroppedRecords, sizeof(protocol::CudaDroppedRecordsRecord),
+      &CudaTracker::OnDropped);
+  add(RecordKind::kCudaGraphEvent, sizeof(protocol::CudaGraphEventRecord),
+      &CudaTracker::OnGraphEvent);
+  add(RecordKind::kCudaMemory, sizeof(protocol::CudaMemoryRecord), &CudaTracker::OnMemory);
 }
 
 void CudaTracker::OnProcessEnd(const ProcessStream& process) {

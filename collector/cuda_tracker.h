@@ -37,7 +37,7 @@ namespace prof::collector {
 
 // Data problems CudaTracker met; the collector may report them with the session.
 struct CudaTrackerStats {
-  uint64_t malformed_records = 0;       // shorter than their kind's struct
+  uint64_t malformed_records = 0;       // values prof cannot read (graph event kind, memory op)
   uint64_t unnamed_api_calls = 0;       // API calls whose (domain, cbid) was never named
   uint64_t unnamed_kernels = 0;         // kernels whose name id was never sent
   uint64_t unmatched_graph_traces = 0;  // written with graphExecId = graphId
@@ -50,10 +50,8 @@ class CudaTracker {
 
   explicit CudaTracker(storage::ReportWriter* writer) : writer_(writer) {}
 
-  // Routes every kCuda* kind of `dispatcher` to OnRecord.
+  // Registers the handler of every kCuda* kind with `dispatcher`.
   void RegisterHandlers(RecordDispatcher* dispatcher);
-  // Handles one complete record (header.size bytes in memory) of a kCuda* kind.
-  void OnRecord(const ProcessStream& process, const protocol::RecordHeader& record);
   // Writes the stream's graph traces still waiting for their launch and forgets its state.
   void OnProcessEnd(const ProcessStream& process);
 
@@ -86,12 +84,6 @@ class CudaTracker {
   };
   using Handler = void (CudaTracker::*)(const ProcessStream&, const protocol::RecordHeader&,
                                         StreamState*);
-  struct KindHandler {
-    protocol::RecordKind kind;
-    size_t fixed_size;
-    Handler handler;
-  };
-  static const KindHandler kHandlers[];
 
   void OnInitStatus(const ProcessStream& process, const protocol::RecordHeader& record,
                     StreamState* state);

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "collector/record_copy.h"
 #include "collector/record_text.h"
 
 namespace prof::collector {
@@ -23,13 +24,6 @@ constexpr int32_t kNvtxDomainDestroyEvent = 76;
 // ENUM_NSYS_EVENT_CLASS ids of CUDNN_EVENTS and CUBLAS_EVENTS rows.
 constexpr int32_t kCudnnEventClass = 28;
 constexpr int32_t kCublasEventClass = 29;
-
-template <typename Record>
-Record Copy(const RecordHeader& header) {
-  Record record;
-  std::memcpy(&record, &header, sizeof(record));
-  return record;
-}
 
 template <typename To, typename From>
 To BitCast(From bits) {
@@ -67,41 +61,29 @@ void SetPayload(NvtxPayloadKind kind, uint64_t bits, storage::NvtxEventRow* row)
 
 }  // namespace
 
-const NvtxTracker::KindHandler NvtxTracker::kHandlers[] = {
-    {RecordKind::kNvtxDomainCreate, sizeof(protocol::NvtxDomainRecord),
-     &NvtxTracker::OnDomainCreate},
-    {RecordKind::kNvtxLibraryDomain, sizeof(protocol::NvtxLibraryDomainRecord),
-     &NvtxTracker::OnLibraryDomain},
-    {RecordKind::kNvtxDomainDestroy, sizeof(protocol::NvtxDomainRecord),
-     &NvtxTracker::OnDomainDestroy},
-    {RecordKind::kNvtxStringRegister, sizeof(protocol::NvtxStringRecord),
-     &NvtxTracker::OnStringRegister},
-    {RecordKind::kNvtxCategoryName, sizeof(protocol::NvtxCategoryRecord),
-     &NvtxTracker::OnCategoryName},
-    {RecordKind::kNvtxPushPopRange, sizeof(protocol::NvtxEventRecord),
-     &NvtxTracker::OnPushPopRange},
-    {RecordKind::kNvtxRangeStart, sizeof(protocol::NvtxEventRecord), &NvtxTracker::OnRangeStart},
-    {RecordKind::kNvtxRangeEnd, sizeof(protocol::NvtxRangeEndRecord), &NvtxTracker::OnRangeEnd},
-    {RecordKind::kNvtxMark, sizeof(protocol::NvtxEventRecord), &NvtxTracker::OnMark},
-};
-
 void NvtxTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
-  for (const KindHandler& entry : kHandlers) {
-    dispatcher->Register(entry.kind, entry.fixed_size,
-                         [this](const ProcessStream& process, const RecordHeader& record) {
-                           OnRecord(process, record);
+  // The dispatcher checks each record against its struct's size, so handlers copy it unchecked.
+  const auto add = [this, dispatcher](RecordKind kind, size_t size, Handler handler) {
+    dispatcher->Register(kind, size,
+                         [this, handler](const ProcessStream& process, const RecordHeader& record) {
+                           (this->*handler)(process, record, &processes_[process.stream_id]);
                          });
-  }
-}
-
-void NvtxTracker::OnRecord(const ProcessStream& process, const RecordHeader& record) {
-  for (const KindHandler& entry : kHandlers) {
-    if (entry.kind != record.kind) continue;
-    if (record.size < entry.fixed_size) break;
-    (this->*entry.handler)(process, record, &processes_[process.stream_id]);
-    return;
-  }
-  ++stats_.malformed_records;
+  };
+  add(RecordKind::kNvtxDomainCreate, sizeof(protocol::NvtxDomainRecord),
+      &NvtxTracker::OnDomainCreate);
+  add(RecordKind::kNvtxLibraryDomain, sizeof(protocol::NvtxLibraryDomainRecord),
+      &NvtxTracker::OnLibraryDomain);
+  add(RecordKind::kNvtxDomainDestroy, sizeof(protocol::NvtxDomainRecord),
+      &NvtxTracker::OnDomainDestroy);
+  add(RecordKind::kNvtxStringRegister, sizeof(protocol::NvtxStringRecord),
+      &NvtxTracker::OnStringRegister);
+  add(RecordKind::kNvtxCategoryName, sizeof(protocol::NvtxCategoryRecord),
+      &NvtxTracker::OnCategoryName);
+  add(RecordKind::kNvtxPushPopRange, sizeof(protocol::NvtxEventRecord),
+      &NvtxTracker::OnPushPopRange);
+  add(RecordKind::kNvtxRangeStart, sizeof(protocol::NvtxEventRecord), &NvtxTracker::OnRangeStart);
+  add(RecordKind::kNvtxRangeEnd, sizeof(protocol::NvtxRangeEndRecord), &NvtxTracker::OnRangeEnd);
+  add(RecordKind::kNvtxMark, sizeof(protocol::NvtxEventRecord), &NvtxTracker::OnMark);
 }
 
 void NvtxTracker::OnProcessEnd(const ProcessStream& process, int64_t /*end_time*/) {

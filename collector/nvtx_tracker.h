@@ -35,7 +35,7 @@ namespace prof::collector {
 
 // Data problems NvtxTracker met; the collector may report them with the session.
 struct NvtxTrackerStats {
-  uint64_t malformed_records = 0;      // shorter than their kind's struct, or an unknown NVTX kind
+  uint64_t malformed_records = 0;      // values prof cannot read (library, range ending)
   uint64_t unmatched_range_ends = 0;   // range ends that matched no open range
   uint64_t unclosed_ranges = 0;        // written with a NULL end at process end
   uint64_t ranges_ended_by_death = 0;  // push/pop ranges open when their process died
@@ -48,10 +48,8 @@ class NvtxTracker {
 
   explicit NvtxTracker(storage::ReportWriter* writer) : writer_(writer) {}
 
-  // Routes every kNvtx* kind of `dispatcher` to OnRecord.
+  // Registers the handler of every kNvtx* kind with `dispatcher`.
   void RegisterHandlers(RecordDispatcher* dispatcher);
-  // Handles one complete record (header.size bytes in memory) of a kNvtx* kind.
-  void OnRecord(const ProcessStream& process, const protocol::RecordHeader& record);
   // Writes the stream's open ranges with a NULL end and forgets its state. `end_time` is unused:
   // nsys leaves the end of a never-ended range empty rather than closing it at process exit.
   void OnProcessEnd(const ProcessStream& process, int64_t end_time);
@@ -70,12 +68,6 @@ class NvtxTracker {
   };
   using Handler = void (NvtxTracker::*)(const ProcessStream&, const protocol::RecordHeader&,
                                         ProcessState*);
-  struct KindHandler {
-    protocol::RecordKind kind;
-    size_t fixed_size;
-    Handler handler;
-  };
-  static const KindHandler kHandlers[];
 
   void OnDomainCreate(const ProcessStream& process, const protocol::RecordHeader& record,
                       ProcessState* state);

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "common/named_entries.h"
 #include "diff/markdown_format.h"
 #include "stats/format_renderers.h"
 
@@ -19,19 +20,8 @@ constexpr std::array<DiffFormat, 6> kDiffFormats = {{
 
 }  // namespace
 
-const DiffFormat* FindDiffFormat(std::string_view name) {
-  for (const DiffFormat& format : kDiffFormats) {
-    if (format.name == name) return &format;
-  }
-  return nullptr;
-}
+const DiffFormat* FindDiffFormat(std::string_view name) { return FindByName(kDiffFormats, name); }
 
-std::string DiffFormatNames() {
-  std::string names;
-  for (const DiffFormat& format : kDiffFormats) {
-    names += (names.empty() ? "" : ", ") + std::string(format.name);
-  }
-  return names;
-}
+std::string DiffFormatNames() { return JoinNames(kDiffFormats); }
 
 }  // namespace prof::diff

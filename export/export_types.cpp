@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "common/named_entries.h"
 #include "export/chrome_trace_writer.h"
 #include "export/jsonl_writer.h"
 #include "export/perfetto_trace_writer.h"
@@ -23,19 +24,8 @@ constexpr std::array<ExportType, 4> kExportTypes = {{
 
 }  // namespace
 
-const ExportType* FindExportType(std::string_view name) {
-  for (const ExportType& type : kExportTypes) {
-    if (type.name == name) return &type;
-  }
-  return nullptr;
-}
+const ExportType* FindExportType(std::string_view name) { return FindByName(kExportTypes, name); }
 
-std::string ExportTypeNames() {
-  std::string names;
-  for (const ExportType& type : kExportTypes) {
-    names += (names.empty() ? "" : ", ") + std::string(type.name);
-  }
-  return names;
-}
+std::string ExportTypeNames() { return JoinNames(kExportTypes); }
 
 }  // namespace prof::exporter

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/split.h"
 #include "merge/sql_identifier.h"
 #include "storage/report_metadata.h"
 #include "storage/schema_catalog.h"
@@ -21,18 +22,6 @@ int64_t NowUtcNs() {
       .count();
 }
 
-// "3.20.3" -> the _MAJOR, _MINOR and _MICRO rows' values (absent parts are left out).
-std::vector<std::string> VersionParts(const std::string& version) {
-  std::vector<std::string> parts;
-  size_t begin = 0;
-  for (size_t dot = version.find('.'); dot != std::string::npos; dot = version.find('.', begin)) {
-    parts.push_back(version.substr(begin, dot - begin));
-    begin = dot + 1;
-  }
-  parts.push_back(version.substr(begin));
-  return parts;
-}
-
 Status InsertNameValue(storage::Statement* insert, const std::string& name,
                        const std::string& value) {
   insert->BindText(1, std::string_view(name));
@@ -46,7 +35,8 @@ Status WriteExportMetadata(storage::Database* out, const std::string& final_path
                            const std::string& schema_version) {
   if (Status status = CreateFromProfDdl(out, "META_DATA_EXPORT"); !status.ok()) return status;
   storage::NameValues rows = storage::ExportMetadata(final_path, NowUtcNs());
-  const std::vector<std::string> parts = VersionParts(schema_version);
+  // "3.20.3" -> the _MAJOR, _MINOR and _MICRO rows' values (absent parts are left out).
+  const std::vector<std::string> parts = Split(schema_version, '.');
   const char* const kPartNames[] = {"EXPORT_SCHEMA_VERSION_MAJOR", "EXPORT_SCHEMA_VERSION_MINOR",
                                     "EXPORT_SCHEMA_VERSION_MICRO"};
   for (auto& [name, value] : rows) {

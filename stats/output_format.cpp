@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "common/named_entries.h"
 #include "stats/format_renderers.h"
 
 namespace prof::stats {
@@ -18,18 +19,9 @@ constexpr std::array<OutputFormat, 5> kOutputFormats = {{
 }  // namespace
 
 const OutputFormat* FindOutputFormat(std::string_view name) {
-  for (const OutputFormat& format : kOutputFormats) {
-    if (format.name == name) return &format;
-  }
-  return nullptr;
+  return FindByName(kOutputFormats, name);
 }
 
-std::string OutputFormatNames() {
-  std::string names;
-  for (const OutputFormat& format : kOutputFormats) {
-    names += (names.empty() ? "" : ", ") + std::string(format.name);
-  }
-  return names;
-}
+std::string OutputFormatNames() { return JoinNames(kOutputFormats); }
 
 }  // namespace prof::stats

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "common/named_entries.h"
 #include "stats/embedded_sql.h"
 #include "storage/schema_catalog.h"
 
@@ -163,20 +164,9 @@ const std::vector<ReportSpec>& AllReports() {
   return reports;
 }
 
-const ReportSpec* FindReport(std::string_view name) {
-  for (const ReportSpec& report : AllReports()) {
-    if (report.name == name) return &report;
-  }
-  return nullptr;
-}
+const ReportSpec* FindReport(std::string_view name) { return FindByName(AllReports(), name); }
 
-std::string ReportNames() {
-  std::string names;
-  for (const ReportSpec& report : AllReports()) {
-    names += (names.empty() ? "" : ", ") + std::string(report.name);
-  }
-  return names;
-}
+std::string ReportNames() { return JoinNames(AllReports()); }
 
 std::optional<std::string_view> ReportSql(const ReportSpec& report) {
   return FindEmbeddedSql("reports/" + std::string(report.name) + ".sql");

@@ -2,29 +2,12 @@
 
 #include <algorithm>
 
+#include "common/named_entries.h"
+#include "common/split.h"
 #include "stats/report_query.h"
 
 namespace prof::stats {
 namespace {
-
-std::vector<std::string> SplitColons(const std::string& text) {
-  std::vector<std::string> parts;
-  size_t begin = 0;
-  for (size_t colon = text.find(':'); colon != std::string::npos; colon = text.find(':', begin)) {
-    parts.push_back(text.substr(begin, colon - begin));
-    begin = colon + 1;
-  }
-  parts.push_back(text.substr(begin));
-  return parts;
-}
-
-std::string OptionList(const ReportSpec& report) {
-  std::string list;
-  for (std::string_view option : report.options) {
-    list += (list.empty() ? "" : ", ") + std::string(option);
-  }
-  return list;
-}
 
 Status CheckOption(const ReportSpec& report, const std::string& option) {
   const auto& valid = report.options;
@@ -34,12 +17,12 @@ Status CheckOption(const ReportSpec& report, const std::string& option) {
     return Status::Error("report " + name + " takes no options (got '" + option + "')");
   }
   return Status::Error("unknown option '" + option + "' of report " + name +
-                       "; valid options: " + OptionList(report));
+                       "; valid options: " + JoinNames(report.options));
 }
 
 // "<name>[:<option>...]" to a request; options keep their order, repeats dropped.
 Status ParseRequest(const std::string& text, ReportRequest* out) {
-  const std::vector<std::string> parts = SplitColons(text);
+  const std::vector<std::string> parts = Split(text, ':');
   out->report = FindReport(parts[0]);
   if (out->report == nullptr) {
     return Status::Error("unknown report '" + parts[0] + "'; valid reports: " + ReportNames());

@@ -3,6 +3,8 @@
 #include <array>
 #include <cmath>
 
+#include "common/named_entries.h"
+
 namespace prof::stats {
 namespace {
 
@@ -33,15 +35,13 @@ Cell Scaled(const Cell& cell, double ns_per_unit) {
 }  // namespace
 
 Status ParseTimeUnit(std::string_view name, TimeUnit* out) {
-  std::string names;
-  for (const TimeUnit& unit : kTimeUnits) {
-    if (unit.name == name) {
-      *out = unit;
-      return Status::Ok();
-    }
-    names += (names.empty() ? "" : ", ") + std::string(unit.name);
+  const TimeUnit* unit = FindByName(kTimeUnits, name);
+  if (unit == nullptr) {
+    return Status::Error("unknown time unit '" + std::string(name) +
+                         "'; valid units: " + JoinNames(kTimeUnits));
   }
-  return Status::Error("unknown time unit '" + std::string(name) + "'; valid units: " + names);
+  *out = *unit;
+  return Status::Ok();
 }
 
 void ApplyTimeUnit(const TimeUnit& unit, ResultTable* table) {

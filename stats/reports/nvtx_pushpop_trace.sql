@@ -25,38 +25,7 @@ WITH RECURSIVE
     UNION ALL
     SELECT globalTid, domainId, end, CASE WHEN end > start THEN 0 ELSE 1 END, id, -1 FROM ranges
   ),
-  -- A range's level is the number of ranges open just before it opens.
-  leveled AS (
-    SELECT id, globalTid, domainId, depth - 1 AS lvl
-    FROM (
-      SELECT
-        id, globalTid, domainId, delta,
-        sum(delta) OVER (PARTITION BY globalTid, domainId ORDER BY ts, phase, id, delta DESC
-                         ROWS UNBOUNDED PRECEDING) AS depth
-      FROM events
-    )
-    WHERE delta = 1
-  ),
-  -- The parent of a range at level L is the last range before it (in RangeId order) at level L-1
-  -- of the same thread and domain: every range is listed once at its own level (isRange 1) and
-  -- once as a probe at level L-1 (isRange 0), which picks up the last range id seen there.
-  probes AS (
-    SELECT globalTid, domainId, lvl, lvl AS level, id, 1 AS isRange FROM leveled
-    UNION ALL
-    SELECT globalTid, domainId, lvl, lvl - 1, id, 0 FROM leveled
-  ),
-  parents AS (
-    SELECT id, lvl, parentId
-    FROM (
-      SELECT
-        id, lvl, isRange,
-        max(CASE WHEN isRange = 1 THEN id END) OVER (
-          PARTITION BY globalTid, domainId, level ORDER BY id
-          ROWS UNBOUNDED PRECEDING) AS parentId
-      FROM probes
-    )
-    WHERE isRange = 0
-  ),
+  -- include: parts/nvtx_nesting.sql
   tree AS (
     SELECT ranges.*, parents.lvl, parents.parentId FROM ranges JOIN parents USING (id)
   ),

@@ -38,36 +38,7 @@ WITH
     SELECT globalTid, domainId, end, CASE WHEN end > start THEN 0 ELSE 1 END, id, -1
     FROM nvtx_gpu_proj_spans WHERE style = 'PushPop'
   ),
-  leveled AS (
-    SELECT id, globalTid, domainId, depth - 1 AS lvl
-    FROM (
-      SELECT
-        id, globalTid, domainId, delta,
-        sum(delta) OVER (PARTITION BY globalTid, domainId ORDER BY ts, phase, id, delta DESC
-                         ROWS UNBOUNDED PRECEDING) AS depth
-      FROM events
-    )
-    WHERE delta = 1
-  ),
-  -- The parent of a range at level L is the last range before it at level L-1 of its thread and
-  -- domain: each range is listed at its level (isRange 1) and as a probe at L-1 (isRange 0).
-  probes AS (
-    SELECT globalTid, domainId, lvl, lvl AS level, id, 1 AS isRange FROM leveled
-    UNION ALL
-    SELECT globalTid, domainId, lvl, lvl - 1, id, 0 FROM leveled
-  ),
-  parents AS (
-    SELECT id, lvl, parentId
-    FROM (
-      SELECT
-        id, lvl, isRange,
-        max(CASE WHEN isRange = 1 THEN id END) OVER (
-          PARTITION BY globalTid, domainId, level ORDER BY id
-          ROWS UNBOUNDED PRECEDING) AS parentId
-      FROM probes
-    )
-    WHERE isRange = 0
-  ),
+  -- include: parts/nvtx_nesting.sql
   children AS (
     SELECT parentId AS id, count(*) AS numChild FROM parents
     WHERE parentId IS NOT NULL

@@ -49,16 +49,18 @@ class CudaHarness {
     process_.session_start_ns = kSessionStart;
     REQUIRE(storage::ReportWriter::Create(path_, &writer_).ok());
     tracker_ = std::make_unique<collector::CudaTracker>(writer_.get());
+    tracker_->RegisterHandlers(&dispatcher_);
   }
 
   template <typename Record>
   void Feed(const Record& record, std::string_view text = {}) {
     const BuiltRecord built(record, text);
-    tracker_->OnRecord(process_, built.header());
+    dispatcher_.Dispatch(process_, built.header());
   }
-  void Feed(const BuiltRecord& built) { tracker_->OnRecord(process_, built.header()); }
+  void Feed(const BuiltRecord& built) { dispatcher_.Dispatch(process_, built.header()); }
   void EndProcess() { tracker_->OnProcessEnd(process_); }
   const collector::CudaTracker& tracker() const { return *tracker_; }
+  const collector::RecordDispatcher& dispatcher() const { return dispatcher_; }
 
   void Finish() { REQUIRE(writer_->Finish(storage::SessionInfo{}).ok()); }
   Rows Query(const std::string& sql) { return QueryRows(path_, sql); }
@@ -68,6 +70,7 @@ class CudaHarness {
   collector::ProcessStream process_;
   std::unique_ptr<storage::ReportWriter> writer_;
   std::unique_ptr<collector::CudaTracker> tracker_;
+  collector::RecordDispatcher dispatcher_;
 };
 
 void FeedApiName(CudaHarness* harness, CudaApiDomain domain, uint32_t cbid,
@@ -533,14 +536,17 @@ TEST_CASE("cuda_tracker collects set-up failures and CUPTI drops", "[cuda][track
                       "name LIKE 'TARGET_INFO_CUDA%'") == Rows{{"0"}});
 }
 
-TEST_CASE("cuda_tracker counts records shorter than their struct", "[cuda][tracker]") {
+TEST_CASE("cuda_tracker registers each kind's struct size: shorter records never reach it",
+          "[cuda][tracker]") {
   CudaHarness harness("cuda-short");
   BuiltRecord kernel(Make<protocol::CudaKernelRecord>(RecordKind::kCudaKernel, 2000), "");
   kernel.mutable_header()->size = sizeof(protocol::CudaKernelRecord) - 8;
   harness.Feed(kernel);
   BuiltRecord other(Make<protocol::CudaKernelRecord>(RecordKind::kNvtxMark, 2000), "");
   harness.Feed(other);
-  CHECK(harness.tracker().stats().malformed_records == 2);
+  CHECK(harness.dispatcher().malformed_records() == 1);
+  CHECK(harness.dispatcher().unknown_records() == 1);
+  CHECK(harness.tracker().stats().malformed_records == 0);
   harness.Finish();
   CHECK(harness.Query("SELECT count(*) FROM sqlite_master WHERE name LIKE 'CUPTI%'") ==
         Rows{{"0"}});

@@ -26,6 +26,7 @@ class StackHarness {
     process_.session_start_ns = 1000;
     REQUIRE(storage::ReportWriter::Create(path_, &writer_).ok());
     tracker_ = std::make_unique<collector::CudaTracker>(writer_.get());
+    tracker_->RegisterHandlers(&dispatcher_);
     auto name = Record<protocol::CudaApiNameRecord>(RecordKind::kCudaApiName);
     name.domain = protocol::CudaApiDomain::kRuntime;
     name.cbid = 131;
@@ -37,7 +38,7 @@ class StackHarness {
   template <typename Record>
   void Feed(const Record& record, std::string_view text = {}) {
     const BuiltRecord built(record, text);
-    tracker_->OnRecord(process_, built.header());
+    dispatcher_.Dispatch(process_, built.header());
   }
   void Stack(uint32_t id, uint32_t frames, const std::string& text) {
     auto stack = Record<protocol::CudaPythonStackRecord>(RecordKind::kCudaPythonStack);
@@ -80,6 +81,7 @@ class StackHarness {
   collector::ProcessStream process_;
   std::unique_ptr<storage::ReportWriter> writer_;
   std::unique_ptr<collector::CudaTracker> tracker_;
+  collector::RecordDispatcher dispatcher_;
 };
 
 TEST_CASE("Python stacks become CUDA_CALLCHAINS rows named by their calls", "[cuda][python]") {

@@ -40,14 +40,16 @@ class TrackerHarness {
     process_.session_start_ns = kSessionStart;
     REQUIRE(storage::ReportWriter::Create(path_, &writer_).ok());
     tracker_ = std::make_unique<collector::NvtxTracker>(writer_.get());
+    tracker_->RegisterHandlers(&dispatcher_);
   }
 
   void Feed(const BuiltRecord& record) { Feed(process_, record); }
   void Feed(const collector::ProcessStream& process, const BuiltRecord& record) {
-    tracker_->OnRecord(process, record.header());
+    dispatcher_.Dispatch(process, record.header());
   }
   void EndProcess() { tracker_->OnProcessEnd(process_, 999999); }
   const collector::NvtxTrackerStats& stats() const { return tracker_->stats(); }
+  const collector::RecordDispatcher& dispatcher() const { return dispatcher_; }
 
   // Finishes the report and returns `SELECT <columns> FROM NVTX_EVENTS ORDER BY <order>`.
   Rows Finish(const std::string& order = "start") {
@@ -62,6 +64,7 @@ class TrackerHarness {
   collector::ProcessStream process_;
   std::unique_ptr<storage::ReportWriter> writer_;
   std::unique_ptr<collector::NvtxTracker> tracker_;
+  collector::RecordDispatcher dispatcher_;
 };
 
 // A row of kColumns: the common columns first, payload columns NULL unless given.
@@ -263,7 +266,8 @@ TEST_CASE("the streams before and after exec keep separate state under one pid",
                                      Tid(11), "NULL", "NULL", "0")});
 }
 
-TEST_CASE("records shorter than their struct are counted and skipped", "[nvtx][tracker]") {
+TEST_CASE("the tracker registers each kind's struct size: shorter records never reach it",
+          "[nvtx][tracker]") {
   TrackerHarness harness("nvtx_tracker_malformed");
   BuiltRecord short_range = Range(11, 1100, 1150, "short");
   short_range.mutable_header()->size = sizeof(protocol::NvtxEventRecord) - 8;
@@ -272,7 +276,9 @@ TEST_CASE("records shorter than their struct are counted and skipped", "[nvtx][t
   not_nvtx.mutable_header()->kind = RecordKind::kOsrtCall;
   harness.Feed(not_nvtx);
   harness.Feed(Range(11, 1200, 1300, "fine"));
-  CHECK(harness.stats().malformed_records == 2);
+  CHECK(harness.dispatcher().malformed_records() == 1);
+  CHECK(harness.dispatcher().unknown_records() == 1);
+  CHECK(harness.stats().malformed_records == 0);
   CHECK(harness.Finish() == Rows{Row("200", "300", "59", "NULL", "NULL", "NULL", "fine", Tid(11),
                                      "NULL", "NULL", "0")});
 }
