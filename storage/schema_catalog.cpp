@@ -2,27 +2,11 @@
 
 #include <charconv>
 
+#include "common/split.h"
 #include "storage/embedded_schema.h"
 #include "storage/report_tables.h"
 
 namespace prof::storage {
-namespace {
-
-// Splits `text` at `separator`; the last piece runs to the end.
-std::vector<std::string_view> Split(std::string_view text, char separator) {
-  std::vector<std::string_view> pieces;
-  size_t begin = 0;
-  for (size_t end = text.find(separator); end != std::string_view::npos;
-       end = text.find(separator, begin)) {
-    pieces.push_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  pieces.push_back(text.substr(begin));
-  return pieces;
-}
-
-}  // namespace
-
 const std::vector<TableSpec>& KnownTables() {
   static const std::vector<TableSpec> tables = ReportTables::Specs();
   return tables;
