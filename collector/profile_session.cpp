@@ -323,14 +323,18 @@ Status FinishReports(const ProfileOptions& options, storage::SessionInfo session
     CaptureRouter::Report& report = router->reports()[i];
     StreamImporter& importer = *report.importer;
     importer.WriteDataProblems(session.duration_ns);
-    session.dropped_records = static_cast<int64_t>(importer.dropped_records());
-    session.torn_records = static_cast<int64_t>(importer.torn_records());
-    session.unknown_records = static_cast<int64_t>(importer.unknown_records());
-    session.malformed_records = static_cast<int64_t>(importer.malformed_records());
-    session.broken_streams = static_cast<int64_t>(importer.broken_streams());
-    session.cuda_dropped_records = static_cast<int64_t>(importer.cuda_dropped_records());
-    result->dropped_records += importer.dropped_records();
-    result->torn_records += importer.torn_records();
+    const DataProblemCounts problems = importer.DataProblems();
+    auto count = [&](DataProblem problem) { return static_cast<int64_t>(problems[problem]); };
+    session.dropped_records = count(DataProblem::kDroppedRecords);
+    session.torn_records = count(DataProblem::kTornRecords);
+    session.unknown_records = count(DataProblem::kUnknownRecords);
+    session.malformed_records = count(DataProblem::kMalformedRecords) +
+                                count(DataProblem::kNvtxUnreadableRecords) +
+                                count(DataProblem::kCudaUnreadableRecords);
+    session.broken_streams = count(DataProblem::kBrokenStreams);
+    session.cuda_dropped_records = count(DataProblem::kCudaDroppedRecords);
+    result->dropped_records += problems[DataProblem::kDroppedRecords];
+    result->torn_records += problems[DataProblem::kTornRecords];
     if (i == 0) {
       result->cuda_warnings = importer.cuda_warnings();
       result->python_warnings = importer.python_warnings();

@@ -33,33 +33,40 @@ void StreamImporter::OnStreamEnd(const ProcessStream& process, const std::string
   cuda_.OnProcessEnd(process);
 }
 
-uint64_t StreamImporter::malformed_records() const {
-  return dispatcher_.malformed_records() + nvtx_.stats().malformed_records +
-         cuda_.stats().malformed_records;
+DataProblemCounts StreamImporter::DataProblems() const {
+  const NvtxTrackerStats& nvtx = nvtx_.stats();
+  const CudaTrackerStats& cuda = cuda_.stats();
+  DataProblemCounts counts;
+  counts[DataProblem::kDroppedRecords] = processes_.dropped_records();
+  counts[DataProblem::kTornRecords] = processes_.torn_records();
+  counts[DataProblem::kBrokenStreams] = broken_streams_ + processes_.processes_without_rings();
+  counts[DataProblem::kCudaDroppedRecords] = cuda_.dropped_records();
+  counts[DataProblem::kUnknownRecords] = dispatcher_.unknown_records();
+  counts[DataProblem::kMalformedRecords] = dispatcher_.malformed_records();
+  counts[DataProblem::kNvtxUnreadableRecords] = nvtx.malformed_records;
+  counts[DataProblem::kNvtxUnmatchedRangeEnds] = nvtx.unmatched_range_ends;
+  counts[DataProblem::kCudaUnreadableRecords] = cuda.malformed_records;
+  counts[DataProblem::kCudaUnnamedApiCalls] = cuda.unnamed_api_calls;
+  counts[DataProblem::kCudaUnnamedKernels] = cuda.unnamed_kernels;
+  counts[DataProblem::kCudaUnmatchedGraphTraces] = cuda.unmatched_graph_traces;
+  counts[DataProblem::kPythonStacksUnreadable] = cuda.malformed_python_stacks;
+  counts[DataProblem::kNvtxUnclosedRanges] = nvtx.unclosed_ranges;
+  counts[DataProblem::kNvtxRangesEndedByDeath] = nvtx.ranges_ended_by_death;
+  return counts;
 }
 
 void StreamImporter::WriteDataProblems(int64_t time) {
-  const NvtxTrackerStats& nvtx = nvtx_.stats();
-  const CudaTrackerStats& cuda = cuda_.stats();
-  const struct {
-    uint64_t count;
-    const char* what;
-  } problems[] = {
-      {dispatcher_.unknown_records(), "records of kinds this prof does not know were skipped"},
-      {dispatcher_.malformed_records(), "records shorter than their kind's layout were skipped"},
-      {nvtx.malformed_records, "NVTX records with values prof cannot read were skipped"},
-      {nvtx.unmatched_range_ends, "NVTX range ends matched no range start and were skipped"},
-      {cuda.malformed_records, "CUDA records shorter than their kind's layout were skipped"},
-      {cuda.unnamed_api_calls, "CUDA API calls have no name (their name never arrived)"},
-      {cuda.unnamed_kernels, "CUDA kernels have no name (their name never arrived)"},
-      {cuda.unmatched_graph_traces,
-       "CUDA graph launches never met their launch call (graphExecId is the graph's id)"},
-      {cuda.malformed_python_stacks, "Python stacks of CUDA calls could not be read whole"},
-  };
-  for (const auto& problem : problems) {
-    if (problem.count == 0) continue;
+  const DataProblemCounts counts = DataProblems();
+  for (const DataProblemSpec& problem : kDataProblems) {
+    const uint64_t count = counts[problem.id];
+    writer_->Add<storage::kProfStatsTable>({problem.name, SeverityName(problem.severity),
+                                           static_cast<int64_t>(count), problem.meaning});
+    if (count == 0 || problem.severity == ProblemSeverity::kInfo ||
+        problem.scope == ProblemScope::kPerProcess) {
+      continue;
+    }
     writer_->Add<storage::kDiagnosticEventTable>(
-        {time, std::to_string(problem.count) + " " + problem.what, std::nullopt});
+        {time, std::to_string(count) + " " + std::string(problem.meaning), std::nullopt});
   }
 }
 

@@ -161,6 +161,12 @@ void WarnAboutLostRecords(std::vector<InputReport>* inputs) {
           "below miss them",
           input.path, *torn);
     }
+    for (const DataProblem& problem : DataProblems(&input.db)) {
+      // Said above from PROF_SESSION, which reports older than PROF_STATS have too.
+      if (problem.name == "dropped_records" || problem.name == "torn_records") continue;
+      spdlog::warn("warning: {}: {} {} ({})", input.path, problem.value, problem.description,
+                   problem.name);
+    }
   }
 }
 

@@ -17,7 +17,7 @@ using ReportTables = TableList<
     kCuptiActivityKindMemsetTable, kCuptiActivityKindSynchronizationTable,
     kCuptiActivityKindGraphTraceTable, kCuptiActivityKindCudaEventTable, kCudaGraphEventsTable,
     kCudaCallchainsTable, kMpiRanksTable, kCublasEventsTable, kCudnnEventsTable,
-    kCudaGpuMemoryUsageEventsTable, kDiagnosticEventTable, kTargetInfoGpuTable,
+    kCudaGpuMemoryUsageEventsTable, kDiagnosticEventTable, kProfStatsTable, kTargetInfoGpuTable,
     kTargetInfoCudaDeviceTable, kTargetInfoCudaStreamTable, kTargetInfoCudaContextInfoTable,
     kEnumNsysEventType, kEnumNsysEventClass, kEnumCudaMemcpyOper, kEnumCudaMemKind,
     kEnumCuptiSyncType, kEnumCudaKernelLaunchType, kEnumCudaFuncCacheConfig,

@@ -39,6 +39,13 @@ struct MpiRankRow {
   int64_t global_tid;
   int64_t rank;
 };
+// One counter of what went wrong with the session's data (PROF_STATS; collector/data_problems.h).
+struct ProfStatRow {
+  std::string_view name;
+  std::string_view severity;  // "data_loss", "error" or "info"
+  int64_t value;
+  std::string_view description;
+};
 // A problem with a process's data (DIAGNOSTIC_EVENT).
 struct DiagnosticEventRow {
   int64_t timestamp;
@@ -110,6 +117,14 @@ inline constexpr auto kDiagnosticEventTable = DefineTable<DiagnosticEventRow>("D
     Fixed("severity",      kIntegerNotNull, kWarning, &kEnumDiagnosticSeverityLevel),
     Column("text",         kTextNotNull,    &DiagnosticEventRow::text),
     Column("globalPid",    kInteger,        &DiagnosticEventRow::global_pid)));
+
+// prof's own: every counter of what went wrong with the session's data, zeros included, as
+// Perfetto's stats table lists them (collector/data_problems.h declares them).
+inline constexpr auto kProfStatsTable = DefineTable<ProfStatRow>("PROF_STATS", TableCreation::kOnFirstRow, ColumnList(
+    Column("name",        kTextNotNull,    &ProfStatRow::name),
+    Column("severity",    kTextNotNull,    &ProfStatRow::severity),
+    Column("value",       kIntegerNotNull, &ProfStatRow::value),
+    Column("description", kTextNotNull,    &ProfStatRow::description)));
 // clang-format on
 
 }  // namespace prof::storage

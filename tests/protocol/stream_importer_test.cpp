@@ -18,6 +18,8 @@
 namespace {
 
 using namespace prof::protocol;
+using prof::collector::DataProblem;
+using prof::collector::DataProblemCounts;
 using prof::collector::ProcessStream;
 using prof::collector::StreamImporter;
 using Rows = std::vector<std::vector<std::string>>;
@@ -71,9 +73,11 @@ TEST_CASE("data problems become DIAGNOSTIC_EVENT rows, per process and for the s
   importer.OnRecord(process, unknown);
   importer.OnStreamEnd(process, "stream cut mid-record (8 bytes left over)");
   importer.WriteDataProblems(77);
-  CHECK(importer.dropped_records() == 10);
-  CHECK(importer.torn_records() == 1);
-  CHECK(importer.unknown_records() == 1);
+  const DataProblemCounts counts = importer.DataProblems();
+  CHECK(counts[DataProblem::kDroppedRecords] == 10);
+  CHECK(counts[DataProblem::kTornRecords] == 1);
+  CHECK(counts[DataProblem::kUnknownRecords] == 1);
+  CHECK(counts[DataProblem::kBrokenStreams] == 1);
   const std::string pid = std::to_string(prof::storage::GlobalPid(1234));
   CHECK(fixture.Finish("SELECT text, globalPid FROM DIAGNOSTIC_EVENT ORDER BY rowid") ==
         Rows{{"prof lost 10 records of this process: its threads' rings were full (prof could "
@@ -84,6 +88,16 @@ TEST_CASE("data problems become DIAGNOSTIC_EVENT rows, per process and for the s
               "over)",
               pid},
              {"1 records of kinds this prof does not know were skipped", "NULL"}});
+  // Every declared counter, in declaration order, zeros included.
+  Rows stats;
+  for (const prof::collector::DataProblemSpec& problem : prof::collector::kDataProblems) {
+    const std::string value = std::to_string(counts[problem.id]);
+    stats.push_back({std::string(problem.name), std::string(SeverityName(problem.severity)), value});
+  }
+  CHECK(stats.size() == 15);
+  CHECK(stats[0] == std::vector<std::string>{"dropped_records", "data_loss", "10"});
+  CHECK(stats[4] == std::vector<std::string>{"unknown_records", "error", "1"});
+  CHECK(prof::test::QueryRows(fixture.path, "SELECT name, severity, value FROM PROF_STATS") == stats);
 }
 
 TEST_CASE("a process whose rings could not be made is reported, not silently empty", "[importer]") {
@@ -96,7 +110,7 @@ TEST_CASE("a process whose rings could not be made is reported, not silently emp
   segment.segment_id = -ENOSPC;
   importer.OnRecord(process, Header(segment));
   importer.OnStreamEnd(process, "");
-  CHECK(importer.broken_streams() == 1);
+  CHECK(importer.DataProblems()[DataProblem::kBrokenStreams] == 1);
   CHECK(fixture.Finish("SELECT text FROM DIAGNOSTIC_EVENT") ==
         Rows{{"prof could not read this process's records: no shared memory for them (No space "
               "left on device)"}});

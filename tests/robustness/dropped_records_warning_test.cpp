@@ -1,5 +1,5 @@
-// prof stats warns on one stderr line per kind of loss when the capture lost records, and only
-// then.
+// prof stats warns on one stderr line per kind of loss when the capture lost records, and one per
+// other non-zero problem counter of PROF_STATS, and only then.
 #include <catch2/catch.hpp>
 
 #include "tests/robustness/hostile_reports.h"
@@ -59,6 +59,31 @@ TEST_CASE("prof stats does not warn on zero or unreadable drop counts", "[robust
     CHECK(result.exit_code == 0);
     CHECK(result.err.empty());
   }
+}
+
+TEST_CASE("prof stats prints every non-zero problem counter of PROF_STATS but the informative ones",
+          "[robustness]") {
+  const std::string path = ReportWithDropped("stats", "'5'");
+  // As prof writes them (collector/data_problems.h): every counter, zeros included.
+  ExecSql(path,
+          "CREATE TABLE PROF_STATS (name TEXT NOT NULL, severity TEXT NOT NULL, value INTEGER NOT "
+          "NULL, description TEXT NOT NULL);"
+          "INSERT INTO PROF_STATS VALUES "
+          "('dropped_records', 'data_loss', 5, 'records were dropped'),"
+          "('cuda_dropped_records', 'data_loss', 7, 'GPU activity records were dropped by CUPTI'),"
+          "('unknown_records', 'error', 0, 'records of kinds this prof does not know'),"
+          "('nvtx_unmatched_range_ends', 'error', 2, 'NVTX range ends matched no range start'),"
+          "('nvtx_unclosed_ranges', 'info', 9, 'NVTX ranges were still open');");
+  const CommandResult result = Stats(path);
+  CHECK(result.exit_code == 0);
+  CHECK(result.err == "prof: warning: " + path +
+                          " lost 5 records while profiling (prof could not keep up); the reports "
+                          "below miss them\nprof: warning: " +
+                          path +
+                          ": 7 GPU activity records were dropped by CUPTI (cuda_dropped_records)\n"
+                          "prof: warning: " +
+                          path +
+                          ": 2 NVTX range ends matched no range start (nvtx_unmatched_range_ends)\n");
 }
 
 }  // namespace prof::robustness::test
