@@ -64,10 +64,10 @@ std::string QuotedName(const std::string& name) {
 
 Status ListTimedTables(storage::Database* db, std::vector<TimedTable>* out) {
   storage::Statement statement;
-  if (Status status = db->Prepare(kTimedTables, &statement); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->Prepare(kTimedTables, &statement));
   bool has_row = false;
   while (true) {
-    if (Status status = statement.Step(&has_row); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(statement.Step(&has_row));
     if (!has_row) return Status::Ok();
     out->push_back({std::string(statement.ColumnText(0)), statement.ColumnInt64(1) != 0,
                     statement.ColumnInt64(2) != 0});
@@ -98,13 +98,13 @@ struct NvtxWindow {
 Status FindNvtxRange(storage::Database* db, const std::string& text,
                      std::optional<NvtxWindow>* out) {
   bool has_nvtx = false;
-  if (Status status = db->TableExists("NVTX_EVENTS", &has_nvtx); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->TableExists("NVTX_EVENTS", &has_nvtx));
   if (!has_nvtx) return Status::Ok();
   storage::Statement statement;
-  if (Status status = db->Prepare(kFindNvtxRange, &statement); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->Prepare(kFindNvtxRange, &statement));
   statement.BindText(1, std::string_view(text));
   bool has_row = false;
-  if (Status status = statement.Step(&has_row); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(statement.Step(&has_row));
   if (has_row) {
     *out = NvtxWindow{statement.ColumnInt64(0), statement.ColumnInt64(1), statement.ColumnInt64(2),
                       statement.ColumnInt64(3) != 0};
@@ -114,12 +114,9 @@ Status FindNvtxRange(storage::Database* db, const std::string& text,
 
 Status StoreWindow(storage::Database* db, int64_t start, int64_t end,
                    const std::optional<NvtxWindow>& range) {
-  if (Status status = db->Exec(kWindowTable); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->Exec(kWindowTable));
   storage::Statement insert;
-  if (Status status = db->Prepare("INSERT INTO analysis_window VALUES (?, ?, ?, ?)", &insert);
-      !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(db->Prepare("INSERT INTO analysis_window VALUES (?, ?, ?, ?)", &insert));
   insert.BindInt64(1, start);
   insert.BindInt64(2, end);
   if (range) {
@@ -137,22 +134,16 @@ Status StoreWindow(storage::Database* db, int64_t start, int64_t end,
 Status ApplyAnalysisWindow(storage::Database* db, const RuleRequest& request, WindowOutcome* out) {
   *out = WindowOutcome{};
   std::vector<TimedTable> tables;
-  if (Status status = ListTimedTables(db, &tables); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(ListTimedTables(db, &tables));
   for (const TimedTable& table : tables) {
-    if (Status status = db->Exec("DROP VIEW IF EXISTS temp." + QuotedName(table.name));
-        !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(db->Exec("DROP VIEW IF EXISTS temp." + QuotedName(table.name)));
   }
   std::optional<int64_t> start = request.Integer("start");
   std::optional<int64_t> end = request.Integer("end");
   const std::optional<std::string> nvtx = request.Text("nvtx");
   if (request.Integer("warmup")) {
     SteadyStateWindow steady;
-    if (Status status = ResolveSteadyState(db, request, start || end || nvtx, &steady);
-        !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(ResolveSteadyState(db, request, start || end || nvtx, &steady));
     out->note = steady.note;
     if (steady.start) {
       start = steady.start;
@@ -163,7 +154,7 @@ Status ApplyAnalysisWindow(storage::Database* db, const RuleRequest& request, Wi
 
   std::optional<NvtxWindow> range;
   if (nvtx) {
-    if (Status status = FindNvtxRange(db, *nvtx, &range); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(FindNvtxRange(db, *nvtx, &range));
     if (!range) {
       out->skip_note = "NVTX range '" + *nvtx + "' could not be found.";
       return Status::Ok();
@@ -177,11 +168,9 @@ Status ApplyAnalysisWindow(storage::Database* db, const RuleRequest& request, Wi
                      std::to_string(window_start) + ").";
     return Status::Ok();
   }
-  if (Status status = StoreWindow(db, window_start, window_end, range); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(StoreWindow(db, window_start, window_end, range));
   for (const TimedTable& table : tables) {
-    if (Status status = db->Exec(FilterViewSql(table)); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->Exec(FilterViewSql(table)));
   }
   return Status::Ok();
 }

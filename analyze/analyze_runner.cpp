@@ -30,7 +30,7 @@ Status Render(storage::Database* db, const RuleRequest& request,
               const stats::OutputSettings& settings, RenderedRule* out) {
   out->request = request;
   RuleResult result;
-  if (Status status = RunRule(db, request, &result); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(RunRule(db, request, &result));
   out->skip_note = result.skip_note;
   out->window_note = result.window_note;
   if (out->skip_note) return Status::Ok();
@@ -109,10 +109,7 @@ Status WriteToFiles(const std::vector<RenderedRule>& rendered,
     paths.push_back(
         stats::OutputPath(options.output, item.request.FileStem(), settings.format->extension));
     if (!item.rows) continue;
-    if (Status status = stats::CheckOutputFile(paths.back(), options.force_overwrite);
-        !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(stats::CheckOutputFile(paths.back(), options.force_overwrite));
   }
   for (size_t i = 0; i < rendered.size(); ++i) {
     const RenderedRule& item = rendered[i];
@@ -125,7 +122,7 @@ Status WriteToFiles(const std::vector<RenderedRule>& rendered,
       NoteNothingFound(item, options.quiet);
       continue;
     }
-    if (Status status = stats::WriteOutputFile(paths[i], *item.rows); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(stats::WriteOutputFile(paths[i], *item.rows));
     Note("wrote " + paths[i], options.quiet);
   }
   return Status::Ok();
@@ -135,17 +132,15 @@ Status WriteToFiles(const std::vector<RenderedRule>& rendered,
 
 Status RunAnalyze(const std::string& report_path, const AnalyzeOptions& options) {
   stats::OutputSettings settings;
-  if (Status status = stats::ResolveOutputSettings(options, &settings); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(stats::ResolveOutputSettings(options, &settings));
   std::vector<RuleRequest> requests;
-  if (Status status = SelectRules(options.rules, &requests); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(SelectRules(options.rules, &requests));
   storage::Database db;
-  if (Status status = stats::OpenReportDatabase(report_path, &db); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(stats::OpenReportDatabase(report_path, &db));
 
   std::vector<RenderedRule> rendered(requests.size());
   for (size_t i = 0; i < requests.size(); ++i) {
-    if (Status status = Render(&db, requests[i], settings, &rendered[i]); !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(Render(&db, requests[i], settings, &rendered[i]));
   }
   return settings.to_stdout ? WriteToStdout(rendered, settings, options.quiet)
                             : WriteToFiles(rendered, settings, options);

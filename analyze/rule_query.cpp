@@ -16,7 +16,7 @@ Status FindMissingTable(storage::Database* db, const RuleSpec& rule,
                         std::optional<std::string>* missing) {
   for (const RequiredTable& required : rule.required_tables) {
     bool exists = false;
-    if (Status status = db->TableExists(required.table, &exists); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->TableExists(required.table, &exists));
     if (!exists) {
       *missing = db->path() + " could not be analyzed because it " + std::string(required.missing);
       return Status::Ok();
@@ -25,7 +25,7 @@ Status FindMissingTable(storage::Database* db, const RuleSpec& rule,
   bool any = rule.any_of_tables.empty();
   for (std::string_view table : rule.any_of_tables) {
     bool exists = false;
-    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->TableExists(table, &exists));
     any = any || exists;
   }
   if (!any) {
@@ -65,7 +65,7 @@ Status CreateStandInsAndViews(storage::Database* db, const RuleRequest& request)
   stood_in.insert(stood_in.end(), rule.optional_tables.begin(), rule.optional_tables.end());
   for (std::string_view table : stood_in) {
     bool exists = false;
-    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->TableExists(table, &exists));
     if (exists) continue;
     const std::optional<std::string> sql = StandInSql(table);
     if (!sql) return Status::Error("no stand-in SQL compiled in for table " + std::string(table));
@@ -83,9 +83,7 @@ Status CreateStandInsAndViews(storage::Database* db, const RuleRequest& request)
 
 Status RunRule(storage::Database* db, const RuleRequest& request, RuleResult* out) {
   *out = RuleResult{};
-  if (Status status = FindMissingTable(db, *request.rule, &out->skip_note); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(FindMissingTable(db, *request.rule, &out->skip_note));
   if (out->skip_note) return Status::Ok();
   const std::optional<std::string_view> sql = RuleSql(*request.rule);
   if (!sql) return Status::Error("no SQL compiled in for rule " + std::string(request.rule->name));
@@ -97,8 +95,8 @@ Status RunRule(storage::Database* db, const RuleRequest& request, RuleResult* ou
   out->skip_note = window.skip_note;
   out->window_note = window.note;
   if (out->skip_note) return Status::Ok();
-  if (Status status = SetOptions(db, request); !status.ok()) return status;
-  if (Status status = CreateStandInsAndViews(db, request); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(SetOptions(db, request));
+  PROF_RETURN_IF_ERROR(CreateStandInsAndViews(db, request));
   if (!stats::RunQuery(db, *sql, &out->table).ok()) return RuleError(db, request);
   return Status::Ok();
 }

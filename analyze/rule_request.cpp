@@ -77,7 +77,7 @@ Status ParseGivenOption(const std::string& text, RuleRequest* request) {
   }
   const std::string value = text.substr(equals + 1);
   OptionValue parsed;
-  if (Status status = ParseValue(rule, *option, value, &parsed); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(ParseValue(rule, *option, value, &parsed));
   auto& given = request->given;
   const auto same = [&](const auto& entry) { return entry.first == name; };
   given.erase(std::remove_if(given.begin(), given.end(), same), given.end());
@@ -111,7 +111,7 @@ Status ParseRequest(const std::string& text, RuleRequest* out) {
     return Status::Error("unknown rule '" + parts[0] + "'; valid rules: " + RuleNames());
   }
   for (size_t i = 1; i < parts.size(); ++i) {
-    if (Status status = ParseGivenOption(parts[i], out); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(ParseGivenOption(parts[i], out));
   }
   ResolveValues(out);
   const std::optional<int64_t> start = out->Integer("start");
@@ -184,7 +184,7 @@ Status SelectRules(const std::vector<std::string>& requested, std::vector<RuleRe
   }
   for (const std::string& text : requested) {
     RuleRequest request;
-    if (Status status = ParseRequest(text, &request); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(ParseRequest(text, &request));
     const auto same = [&](const RuleRequest& other) { return SameRequest(request, other); };
     if (std::none_of(selected.begin(), selected.end(), same)) {
       selected.push_back(std::move(request));

@@ -22,16 +22,16 @@ struct SteadyState {
 Status FindSteadyState(storage::Database* db, const RuleRequest& request,
                        std::optional<SteadyState>* out) {
   bool has_nvtx = false;
-  if (Status status = db->TableExists("NVTX_EVENTS", &has_nvtx); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->TableExists("NVTX_EVENTS", &has_nvtx));
   if (!has_nvtx) return Status::Ok();
   const std::optional<std::string_view> sql = FindEmbeddedSql("windows/steady_state.sql");
   if (!sql) return Status::Error("no SQL compiled in for windows/steady_state.sql");
   storage::Statement statement;
-  if (Status status = db->Prepare(*sql, &statement); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->Prepare(*sql, &statement));
   statement.BindText(1, request.Text("step"));
   statement.BindInt64(2, *request.Integer("warmup"));
   bool has_row = false;
-  if (Status status = statement.Step(&has_row); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(statement.Step(&has_row));
   if (!has_row) return Status::Ok();
   SteadyState found;
   found.name = std::string(statement.ColumnText(0));
@@ -48,7 +48,7 @@ Status FindSteadyState(storage::Database* db, const RuleRequest& request,
 // `steps`: the instances inside the analyzed window (unset for an explicit window).
 Status StoreSteadyState(storage::Database* db, const std::optional<SteadyState>& steady,
                         int64_t warmup, std::optional<int64_t> steps) {
-  if (Status status = db->Exec(kSteadyStateTable); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->Exec(kSteadyStateTable));
   if (!steady) return Status::Ok();
   storage::Statement insert;
   if (Status status =
@@ -100,13 +100,13 @@ Status ResolveSteadyState(storage::Database* db, const RuleRequest& request, boo
   *out = SteadyStateWindow{};
   const int64_t warmup = *request.Integer("warmup");
   std::optional<SteadyState> steady;
-  if (Status status = FindSteadyState(db, request, &steady); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(FindSteadyState(db, request, &steady));
   const bool skips_warmup = !explicit_window && steady && steady->start && warmup > 0;
   std::optional<int64_t> steps;
   if (steady && !explicit_window) {
     steps = skips_warmup ? steady->instances - warmup : steady->instances;
   }
-  if (Status status = StoreSteadyState(db, steady, warmup, steps); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(StoreSteadyState(db, steady, warmup, steps));
   out->note = SteadyStateNote(request, steady, explicit_window);
   if (skips_warmup) {
     out->start = steady->start;

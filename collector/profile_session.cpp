@@ -371,9 +371,7 @@ bool HasCudaInjection(const std::string& library_dir) {
 Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   const uint64_t session_start = protocol::MonotonicNowNs();
   const int64_t utc_start = UtcNowNs();
-  std::unique_ptr<SessionServer> server;
-  Status status = SessionServer::Listen(session_start, &server);
-  if (!status.ok()) return status;
+  PROF_ASSIGN_OR_RETURN(std::unique_ptr<SessionServer> server, SessionServer::Listen(session_start));
 
   storage::SessionInfo session;
   LaunchSpec spec;
@@ -381,28 +379,28 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   spec.environment = BuildEnvironment(options, server->socket_path(), &session.environment_set);
   const std::string* path_variable = FindVariable(spec.environment, "PATH");
   std::string program;
-  status = ResolveProgram(options.command.at(0), path_variable ? path_variable->substr(5) : "",
-                          &program);
-  if (!status.ok()) return status;
+  PROF_RETURN_IF_ERROR(ResolveProgram(options.command.at(0),
+                                     path_variable ? path_variable->substr(5) : "", &program));
   spec.argv = options.command;
   spec.argv[0] = program;
 
   std::unique_ptr<CapturePage> capture_page;
-  status = CapturePage::Create(server->socket_path(), options.capture, &capture_page);
-  if (!status.ok()) return status;
+  PROF_RETURN_IF_ERROR(CapturePage::Create(server->socket_path(), options.capture, &capture_page));
 
   ChildProcess child;
-  if (!(status = child.Spawn(spec)).ok()) return status;
+  PROF_RETURN_IF_ERROR(child.Spawn(spec));
   const bool repeats = options.capture.repeats();
   CaptureRouter router(
       capture_page->control(), repeats,
       [&](uint32_t index, std::string* path, std::unique_ptr<storage::ReportWriter>* writer) {
         std::unique_ptr<storage::ReportNameClaim> claim;
-        Status named =
-            options.claim_report_name(child.pid(), repeats ? index + 1 : 0, path, &claim);
-        return named.ok() ? storage::ReportWriter::Create(std::move(claim), *path, writer) : named;
+        PROF_RETURN_IF_ERROR(
+            options.claim_report_name(child.pid(), repeats ? index + 1 : 0, path, &claim));
+        PROF_ASSIGN_OR_RETURN(*writer, storage::ReportWriter::Create(std::move(claim), *path));
+        return Status::Ok();
       });
-  if (!(status = router.OpenFirstReport()).ok()) {
+  Status status = router.OpenFirstReport();
+  if (!status.ok()) {
     child.Cancel();
     return status;
   }

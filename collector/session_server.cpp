@@ -60,7 +60,7 @@ SessionServer::SessionServer()
     : stop_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
       backlog_(kMaxBacklogMemory, kMaxBacklogSpill) {}
 
-Status SessionServer::Listen(uint64_t session_start_ns, std::unique_ptr<SessionServer>* out) {
+StatusOr<std::unique_ptr<SessionServer>> SessionServer::Listen(uint64_t session_start_ns) {
   std::unique_ptr<SessionServer> server(new SessionServer());
   server->session_start_ns_ = session_start_ns;
   std::string pattern = TemporaryRoot() + "/prof-XXXXXX";
@@ -90,8 +90,7 @@ Status SessionServer::Listen(uint64_t session_start_ns, std::unique_ptr<SessionS
     server->reader_ = std::thread(&SessionServer::ReadLoop, server.get());
   }
   pthread_setname_np(server->reader_.native_handle(), "prof-reader");
-  *out = std::move(server);
-  return Status::Ok();
+  return server;
 }
 
 SessionServer::~SessionServer() {

@@ -50,7 +50,7 @@ class SessionServer {
  public:
   // Creates the socket under $TMPDIR (or /tmp) in a fresh directory only this user can enter, and
   // starts reading.
-  static Status Listen(uint64_t session_start_ns, std::unique_ptr<SessionServer>* out);
+  static StatusOr<std::unique_ptr<SessionServer>> Listen(uint64_t session_start_ns);
   ~SessionServer();
 
   const std::string& socket_path() const { return socket_path_; }

@@ -34,7 +34,7 @@ Status CheckOptions(const DiffOptions& options, stats::TimeUnit* unit) {
   if (FindDiffFormat(options.format) == nullptr) {
     return Status::Error("unknown format '" + options.format + "'; valid: " + DiffFormatNames());
   }
-  if (Status status = stats::ParseTimeUnit(options.time_unit, unit); !status.ok()) return status;
+  PROF_ASSIGN_OR_RETURN(*unit, stats::ParseTimeUnit(options.time_unit));
   if (!std::isfinite(options.gate.threshold_pct) || options.gate.threshold_pct < 0) {
     return Status::Error("--threshold must be a percentage of 0 or more");
   }
@@ -42,19 +42,14 @@ Status CheckOptions(const DiffOptions& options, stats::TimeUnit* unit) {
   if (options.items.range && options.items.range->empty()) {
     return Status::Error("--range needs an NVTX range name");
   }
-  if (Status status = CheckChoice("--kernel-key", options.items.kernel_key, kKernelKeys);
-      !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(CheckChoice("--kernel-key", options.items.kernel_key, kKernelKeys));
   return CheckChoice("--kernel-name", options.items.kernel_name, kKernelNames);
 }
 
 Status LoadSide(const std::vector<std::string>& paths, const ItemOptions& options,
                 std::vector<ReportItems>* side) {
   for (const std::string& path : paths) {
-    if (Status status = LoadReportItems(path, options, &side->emplace_back()); !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(LoadReportItems(path, options, &side->emplace_back()));
   }
   return Status::Ok();
 }
@@ -88,25 +83,18 @@ std::string Render(const std::vector<ItemDiff>& diffs, const DiffOptions& option
 
 Status RunDiff(const DiffOptions& options, DiffOutcome* outcome) {
   stats::TimeUnit unit;
-  if (Status status = CheckOptions(options, &unit); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(CheckOptions(options, &unit));
   if (options.output != "-") {
     std::vector<std::string> inputs = options.base_reports;
     inputs.insert(inputs.end(), options.new_reports.begin(), options.new_reports.end());
-    if (Status status = stats::CheckNotAnInput(options.output, inputs); !status.ok()) return status;
-    if (Status status = stats::CheckOutputFile(options.output, options.force_overwrite);
-        !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(stats::CheckNotAnInput(options.output, inputs));
+    PROF_RETURN_IF_ERROR(stats::CheckOutputFile(options.output, options.force_overwrite));
   }
   std::vector<ReportItems> base, candidate;
-  if (Status status = LoadSide(options.base_reports, options.items, &base); !status.ok()) {
-    return status;
-  }
-  if (Status status = LoadSide(options.new_reports, options.items, &candidate); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(LoadSide(options.base_reports, options.items, &base));
+  PROF_RETURN_IF_ERROR(LoadSide(options.new_reports, options.items, &candidate));
   const std::vector<ItemDiff> diffs = CompareItems(base, candidate, options.gate);
-  if (Status status = CheckCompared(diffs, options); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(CheckCompared(diffs, options));
 
   outcome->summary = DiffSummary(diffs, options.gate);
   outcome->regressed =

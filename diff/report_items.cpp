@@ -43,10 +43,7 @@ Status SetOptions(storage::Database* db, const ItemOptions& options) {
     if (!status.ok()) return status;
   }
   constexpr std::string_view kInsertDiffOption = "INSERT INTO diff_options VALUES (?1, ?2)";
-  if (Status status = InsertRow(db, kInsertDiffOption, {"kernel_key", options.kernel_key});
-      !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(InsertRow(db, kInsertDiffOption, {"kernel_key", options.kernel_key}));
   if (options.range) return InsertRow(db, kInsertDiffOption, {"range", *options.range});
   return Status::Ok();
 }
@@ -56,7 +53,7 @@ Status FindMissing(storage::Database* db, const std::vector<std::string_view>& t
                    std::vector<std::string_view>* missing) {
   for (std::string_view table : tables) {
     bool exists = false;
-    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->TableExists(table, &exists));
     if (!exists) missing->push_back(table);
   }
   return Status::Ok();
@@ -66,19 +63,13 @@ Status FindMissing(storage::Database* db, const std::vector<std::string_view>& t
 // optional tables.
 Status PrepareTables(storage::Database* db, const ItemQuery& query, bool* runnable) {
   std::vector<std::string_view> missing_required, stand_ins;
-  if (Status status = FindMissing(db, query.required_tables, &missing_required); !status.ok()) {
-    return status;
-  }
-  if (Status status = FindMissing(db, query.any_of_tables, &stand_ins); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(FindMissing(db, query.required_tables, &missing_required));
+  PROF_RETURN_IF_ERROR(FindMissing(db, query.any_of_tables, &stand_ins));
   const bool has_any_of =
       query.any_of_tables.empty() || stand_ins.size() < query.any_of_tables.size();
   *runnable = missing_required.empty() && has_any_of;
   if (!*runnable) return Status::Ok();
-  if (Status status = FindMissing(db, query.optional_tables, &stand_ins); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(FindMissing(db, query.optional_tables, &stand_ins));
   for (std::string_view table : stand_ins) {
     const std::optional<std::string> sql = stats::StandInSql(table);
     if (!sql) return Status::Error("no stand-in SQL compiled in for table " + std::string(table));
@@ -115,15 +106,15 @@ Status ReadItems(storage::Database* db, const ItemQuery& query, ReportItems* ite
 
 Status LoadReportItems(const std::string& path, const ItemOptions& options, ReportItems* out) {
   storage::Database db;
-  if (Status status = stats::OpenReportDatabase(path, &db); !status.ok()) return status;
-  if (Status status = SetOptions(&db, options); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(stats::OpenReportDatabase(path, &db));
+  PROF_RETURN_IF_ERROR(SetOptions(&db, options));
   ReportItems items;
   for (const ItemQuery& query : AllItemQueries()) {
     bool runnable = false;
-    if (Status status = PrepareTables(&db, query, &runnable); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(PrepareTables(&db, query, &runnable));
     if (!runnable) continue;
-    if (Status status = CreateViews(&db, query); !status.ok()) return status;
-    if (Status status = ReadItems(&db, query, &items); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(CreateViews(&db, query));
+    PROF_RETURN_IF_ERROR(ReadItems(&db, query, &items));
   }
   *out = std::move(items);
   return Status::Ok();

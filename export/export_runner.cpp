@@ -61,12 +61,10 @@ Status RunExport(const std::string& report_path, const ExportOptions& options,
                          "'; valid types: " + ExportTypeNames());
   }
   storage::Database db;
-  if (Status status = stats::OpenReportDatabase(report_path, &db); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(stats::OpenReportDatabase(report_path, &db));
   const std::string output = OutputPath(report_path, options, *type);
-  if (Status status = stats::CheckNotAnInput(output, {report_path}); !status.ok()) return status;
-  if (Status status = stats::CheckOutputFile(output, options.force_overwrite); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(stats::CheckNotAnInput(output, {report_path}));
+  PROF_RETURN_IF_ERROR(stats::CheckOutputFile(output, options.force_overwrite));
 
   const std::string partial = output + ".partial-" + std::to_string(getpid());
   const RemoveWhenInterrupted remove_partial_when_interrupted(partial);

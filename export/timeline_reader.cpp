@@ -92,26 +92,24 @@ class TimelineReader {
     }
     for (std::string_view table : wanted) {
       bool exists = false;
-      if (Status status = db_->TableExists(table, &exists); !status.ok()) return status;
+      PROF_RETURN_IF_ERROR(db_->TableExists(table, &exists));
       if (exists) tables_.insert(std::string(table));
     }
     for (const auto& [table, ddl] : kNameTables) {
       bool exists = false;
-      if (Status status = db_->TableExists(table, &exists); !status.ok()) return status;
+      PROF_RETURN_IF_ERROR(db_->TableExists(table, &exists));
       if (!exists) {
-        if (Status status = db_->Exec(ddl); !status.ok()) return status;
+        PROF_RETURN_IF_ERROR(db_->Exec(ddl));
       }
     }
     return Status::Ok();
   }
 
   Status PrepareFlows() {
-    if (Status status = Run("flow_tables.sql"); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(Run("flow_tables.sql"));
     for (const GpuTable& gpu : kGpuTables) {
       if (!Has(gpu.table)) continue;
-      if (Status status = Run("gpu_launches_insert.sql", gpu.table); !status.ok()) {
-        return status;
-      }
+      PROF_RETURN_IF_ERROR(Run("gpu_launches_insert.sql", gpu.table));
     }
     if (!Has(kCudaApiTable)) return Status::Ok();
     return Run("flows_insert.sql");

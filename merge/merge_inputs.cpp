@@ -13,16 +13,16 @@ namespace {
 // The single value of a one-column query, NULL or no row giving nullopt.
 Status QueryText(storage::Database* db, std::string_view sql, std::optional<std::string>* out) {
   storage::Statement statement;
-  if (Status status = db->Prepare(sql, &statement); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->Prepare(sql, &statement));
   bool has_row = false;
-  if (Status status = statement.Step(&has_row); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(statement.Step(&has_row));
   *out = has_row ? statement.ColumnOptionalText(0) : std::nullopt;
   return Status::Ok();
 }
 
 Status ReadSchemaVersion(storage::Database* db, MergeInput* input) {
   bool exists = false;
-  if (Status status = db->TableExists("META_DATA_EXPORT", &exists); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->TableExists("META_DATA_EXPORT", &exists));
   std::optional<std::string> version;
   if (exists) {
     const Status status = QueryText(
@@ -38,16 +38,14 @@ Status ReadSessionStart(storage::Database* db, MergeInput* input) {
   const Status missing = Status::Error(
       input->path + " has no session start time (TARGET_INFO_SESSION_START_TIME.utcEpochNs)");
   bool exists = false;
-  if (Status status = db->TableExists("TARGET_INFO_SESSION_START_TIME", &exists); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(db->TableExists("TARGET_INFO_SESSION_START_TIME", &exists));
   if (!exists) return missing;
   storage::Statement statement;
   const Status prepared =
       db->Prepare("SELECT MIN(utcEpochNs) FROM TARGET_INFO_SESSION_START_TIME", &statement);
   if (!prepared.ok()) return prepared;
   bool has_row = false;
-  if (Status status = statement.Step(&has_row); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(statement.Step(&has_row));
   const std::optional<int64_t> start = statement.ColumnOptionalInt64(0);
   if (!start) return missing;
   // Before 1970 is no capture's time, and keeping starts non-negative keeps the offsets between
@@ -74,16 +72,16 @@ constexpr std::pair<std::string_view, std::string_view> kProcessColumns[] = {
 Status ReadPids(storage::Database* db, MergeInput* input) {
   for (const auto& [table, column] : kProcessColumns) {
     bool exists = false;
-    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->TableExists(table, &exists));
     if (!exists) continue;
     // Fixed identifiers from the list above, not input text.
     const std::string sql = "SELECT DISTINCT (" + std::string(column) + " >> 24) & 16777215 FROM " +
                             std::string(table) + " WHERE " + std::string(column) + " IS NOT NULL";
     storage::Statement statement;
-    if (Status status = db->Prepare(sql, &statement); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->Prepare(sql, &statement));
     bool has_row = false;
     for (;;) {
-      if (Status status = statement.Step(&has_row); !status.ok()) return status;
+      PROF_RETURN_IF_ERROR(statement.Step(&has_row));
       if (!has_row) break;
       input->pids.insert(statement.ColumnInt64(0));
     }
@@ -93,11 +91,11 @@ Status ReadPids(storage::Database* db, MergeInput* input) {
 
 Status ReadInput(const std::string& path, MergeInput* out) {
   storage::Database db;
-  if (Status status = stats::OpenReportDatabase(path, &db); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(stats::OpenReportDatabase(path, &db));
   MergeInput input;
   input.path = path;
   for (auto read : {ReadSchemaVersion, ReadSessionStart, ReadPids}) {
-    if (Status status = read(&db, &input); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(read(&db, &input));
   }
   *out = std::move(input);
   return Status::Ok();
@@ -141,8 +139,8 @@ Status ReadMergeInputs(const std::vector<std::string>& paths, std::vector<MergeI
   std::vector<MergeInput> inputs;
   for (const std::string& path : paths) {
     MergeInput input;
-    if (Status status = ReadInput(path, &input); !status.ok()) return status;
-    if (Status status = CheckAgainstEarlier(input, inputs); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(ReadInput(path, &input));
+    PROF_RETURN_IF_ERROR(CheckAgainstEarlier(input, inputs));
     inputs.push_back(std::move(input));
   }
   *out = std::move(inputs);

@@ -31,7 +31,7 @@ std::string ReportPath(const std::string& output) {
 Status CheckOutput(const std::string& path, const std::vector<MergeInput>& inputs, bool force) {
   std::vector<std::string> input_paths;
   for (const MergeInput& input : inputs) input_paths.push_back(input.path);
-  if (Status status = stats::CheckNotAnInput(path, input_paths); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(stats::CheckNotAnInput(path, input_paths));
   return stats::CheckOutputFile(path, force);
 }
 
@@ -61,10 +61,10 @@ Status InputTables(storage::Database* out, std::vector<std::string>* tables) {
   storage::Statement statement;
   const std::string sql = std::string("SELECT name FROM ") + kInputSchema +
                           ".sqlite_master WHERE type = 'table' ORDER BY rowid";
-  if (Status status = out->Prepare(sql, &statement); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(out->Prepare(sql, &statement));
   bool has_row = false;
   for (;;) {
-    if (Status status = statement.Step(&has_row); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(statement.Step(&has_row));
     if (!has_row) return Status::Ok();
     tables->emplace_back(statement.ColumnText(0));
   }
@@ -79,9 +79,9 @@ class InputCopier {
   Status Copy(const MergeInput& input, int64_t offset_ns) {
     storage::Statement attach;
     const std::string sql = std::string("ATTACH DATABASE ?1 AS ") + kInputSchema;
-    if (Status status = out_->Prepare(sql, &attach); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(out_->Prepare(sql, &attach));
     attach.BindText(1, std::string_view(input.path));
-    if (Status status = attach.Run(); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(attach.Run());
     Status copied = CopyAttached(input, offset_ns);
     const Status detached = out_->Exec(std::string("DETACH DATABASE ") + kInputSchema);
     return copied.ok() ? detached : copied;
@@ -90,15 +90,13 @@ class InputCopier {
  private:
   Status CopyAttached(const MergeInput& input, int64_t offset_ns) {
     storage::Transaction transaction;
-    if (Status status = storage::Transaction::Begin(out_, &transaction); !status.ok()) {
-      return status;
-    }
-    if (Status status = MapInputStrings(out_, kInputSchema); !status.ok()) return status;
-    if (Status status = session_->AddInput(kInputSchema, offset_ns); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(storage::Transaction::Begin(out_, &transaction));
+    PROF_RETURN_IF_ERROR(MapInputStrings(out_, kInputSchema));
+    PROF_RETURN_IF_ERROR(session_->AddInput(kInputSchema, offset_ns));
     std::vector<std::string> tables;
-    if (Status status = InputTables(out_, &tables); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(InputTables(out_, &tables));
     for (const std::string& table : tables) {
-      if (Status status = CopyOne(input, table, offset_ns); !status.ok()) return status;
+      PROF_RETURN_IF_ERROR(CopyOne(input, table, offset_ns));
     }
     return transaction.Commit();
   }
@@ -123,13 +121,10 @@ class InputCopier {
 
 Status WriteMerged(const std::vector<MergeInput>& inputs, const std::string& final_path,
                    storage::Database* out, MergeOutcome* outcome) {
-  if (Status status = out->Exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF");
-      !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(out->Exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF"));
   SessionRowsMerger session;
-  if (Status status = SessionRowsMerger::Create(out, &session); !status.ok()) return status;
-  if (Status status = CreateStringTables(out); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(SessionRowsMerger::Create(out, &session));
+  PROF_RETURN_IF_ERROR(CreateStringTables(out));
   const int64_t start_ns =
       std::min_element(inputs.begin(), inputs.end(), [](const auto& a, const auto& b) {
         return a.session_start_ns < b.session_start_ns;
@@ -140,17 +135,15 @@ Status WriteMerged(const std::vector<MergeInput>& inputs, const std::string& fin
     const int64_t offset_ns = input.session_start_ns - start_ns;
     outcome->offsets_ns.push_back(offset_ns);
     paths.push_back(input.path);
-    if (Status status = copier.Copy(input, offset_ns); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(copier.Copy(input, offset_ns));
   }
   storage::Transaction transaction;
-  if (Status status = storage::Transaction::Begin(out, &transaction); !status.ok()) return status;
-  if (Status status = WriteStringIds(out); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(storage::Transaction::Begin(out, &transaction));
+  PROF_RETURN_IF_ERROR(WriteStringIds(out));
   const std::string& schema_version = inputs.front().schema_version;
-  if (Status status = WriteExportMetadata(out, final_path, schema_version); !status.ok()) {
-    return status;
-  }
-  if (Status status = WriteSessionStart(out, start_ns); !status.ok()) return status;
-  if (Status status = session.Write(start_ns, paths); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(WriteExportMetadata(out, final_path, schema_version));
+  PROF_RETURN_IF_ERROR(WriteSessionStart(out, start_ns));
+  PROF_RETURN_IF_ERROR(session.Write(start_ns, paths));
   return transaction.Commit();
 }
 
@@ -158,24 +151,18 @@ Status WriteMerged(const std::vector<MergeInput>& inputs, const std::string& fin
 
 Status RunMerge(const MergeOptions& options, MergeOutcome* outcome) {
   std::vector<MergeInput> inputs;
-  if (Status status = ReadMergeInputs(options.inputs, &inputs); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(ReadMergeInputs(options.inputs, &inputs));
   const std::string final_path = ReportPath(options.output);
-  if (Status status = CheckOutput(final_path, inputs, options.force_overwrite); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(CheckOutput(final_path, inputs, options.force_overwrite));
   MergeOutcome merged;
   merged.output_path = final_path;
   PartialFile partial(final_path + ".partial-" + std::to_string(getpid()));
   {
     storage::Database out;
-    if (Status status = storage::Database::OpenReadWrite(partial.path(), &out); !status.ok()) {
-      return status;
-    }
-    if (Status status = WriteMerged(inputs, final_path, &out, &merged); !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(storage::Database::OpenReadWrite(partial.path(), &out));
+    PROF_RETURN_IF_ERROR(WriteMerged(inputs, final_path, &out, &merged));
   }  // closed before the rename
-  if (Status status = partial.RenameTo(final_path); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(partial.RenameTo(final_path));
   *outcome = std::move(merged);
   return Status::Ok();
 }

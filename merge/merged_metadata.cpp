@@ -33,7 +33,7 @@ Status InsertNameValue(storage::Statement* insert, const std::string& name,
 
 Status WriteExportMetadata(storage::Database* out, const std::string& final_path,
                            const std::string& schema_version) {
-  if (Status status = CreateFromProfDdl(out, "META_DATA_EXPORT"); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(CreateFromProfDdl(out, "META_DATA_EXPORT"));
   storage::NameValues rows = storage::ExportMetadata(final_path, NowUtcNs());
   // "3.20.3" -> the _MAJOR, _MINOR and _MICRO rows' values (absent parts are left out).
   const std::vector<std::string> parts = Split(schema_version, '.');
@@ -50,15 +50,13 @@ Status WriteExportMetadata(storage::Database* out, const std::string& final_path
       out->Prepare("INSERT INTO main.META_DATA_EXPORT (name, value) VALUES (?1, ?2)", &insert);
   if (!prepared.ok()) return prepared;
   for (const auto& [name, value] : rows) {
-    if (Status status = InsertNameValue(&insert, name, value); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(InsertNameValue(&insert, name, value));
   }
   return Status::Ok();
 }
 
 Status WriteSessionStart(storage::Database* out, int64_t start_ns) {
-  if (Status status = CreateFromProfDdl(out, "TARGET_INFO_SESSION_START_TIME"); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(CreateFromProfDdl(out, "TARGET_INFO_SESSION_START_TIME"));
   storage::Statement insert;
   const Status prepared = out->Prepare(
       "INSERT INTO main.TARGET_INFO_SESSION_START_TIME (utcEpochNs, utcTime, localTime) "
@@ -83,15 +81,15 @@ Status SessionRowsMerger::AddInput(std::string_view schema, int64_t offset_ns) {
   storage::Statement statement;
   const std::string sql = "SELECT 1 FROM " + QuoteIdentifier(schema) +
                           ".sqlite_master WHERE type = 'table' AND name = 'PROF_SESSION'";
-  if (Status status = out_->Prepare(sql, &statement); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(out_->Prepare(sql, &statement));
   bool has_table = false;
-  if (Status status = statement.Step(&has_table); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(statement.Step(&has_table));
   if (!has_table) return Status::Ok();
   ++inputs_with_rows_;
   storage::Statement insert;
   const std::string copy = "INSERT INTO temp.merged_session SELECT ?1, name, value, ?2 FROM " +
                            QuoteIdentifier(schema) + ".PROF_SESSION";
-  if (Status status = out_->Prepare(copy, &insert); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(out_->Prepare(copy, &insert));
   insert.BindInt64(1, input);
   insert.BindInt64(2, offset_ns);
   return insert.Run();
@@ -99,7 +97,7 @@ Status SessionRowsMerger::AddInput(std::string_view schema, int64_t offset_ns) {
 
 Status SessionRowsMerger::Write(int64_t start_ns, const std::vector<std::string>& input_paths) {
   if (inputs_with_rows_ == 0) return Status::Ok();
-  if (Status status = CreateFromProfDdl(out_, "PROF_SESSION"); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(CreateFromProfDdl(out_, "PROF_SESSION"));
   constexpr const char* kCombine = R"sql(
     WITH counters(name) AS (VALUES ('dropped_records'), ('torn_records'), ('unknown_records'),
                                    ('malformed_records'), ('broken_streams'),
@@ -121,15 +119,15 @@ Status SessionRowsMerger::Write(int64_t start_ns, const std::vector<std::string>
       WHERE name = 'utc_epoch_ns_at_start' GROUP BY name)
     ORDER BY position)sql";
   storage::Statement combine;
-  if (Status status = out_->Prepare(kCombine, &combine); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(out_->Prepare(kCombine, &combine));
   combine.BindInt64(1, start_ns);
-  if (Status status = combine.Run(); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(combine.Run());
   storage::Statement insert;
   const Status prepared =
       out_->Prepare("INSERT INTO main.PROF_SESSION (name, value) VALUES (?1, ?2)", &insert);
   if (!prepared.ok()) return prepared;
   for (const std::string& path : input_paths) {
-    if (Status status = InsertNameValue(&insert, "merged_from", path); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(InsertNameValue(&insert, "merged_from", path));
   }
   return Status::Ok();
 }

@@ -34,7 +34,7 @@ Status MapInputStrings(storage::Database* out, std::string_view schema) {
 Status WriteStringIds(storage::Database* out) {
   const std::optional<std::string_view> ddl = storage::TableDdl("StringIds");
   if (!ddl) return Status::Error("this build of prof lacks the StringIds DDL");
-  if (Status status = out->Exec(*ddl); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(out->Exec(*ddl));
   return out->Exec(
       "INSERT INTO main.StringIds (id, value) SELECT id, value FROM temp.merged_strings "
       "ORDER BY id");

@@ -18,12 +18,12 @@ Status ColumnNames(storage::Database* db, std::string_view schema, std::string_v
                    std::vector<std::string>* out) {
   storage::Statement statement;
   const std::string sql = "SELECT name FROM pragma_table_info(?1, ?2) ORDER BY cid";
-  if (Status status = db->Prepare(sql, &statement); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->Prepare(sql, &statement));
   statement.BindText(1, table);
   statement.BindText(2, schema);
   bool has_row = false;
   for (;;) {
-    if (Status status = statement.Step(&has_row); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(statement.Step(&has_row));
     if (!has_row) return Status::Ok();
     out->emplace_back(statement.ColumnText(0));
   }
@@ -34,10 +34,10 @@ Status CreateLike(storage::Database* out, const TableSource& source) {
   storage::Statement statement;
   const std::string sql = "SELECT sql FROM " + QuoteIdentifier(source.schema) +
                           ".sqlite_master WHERE type = 'table' AND name = ?1";
-  if (Status status = out->Prepare(sql, &statement); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(out->Prepare(sql, &statement));
   statement.BindText(1, source.table);
   bool has_row = false;
-  if (Status status = statement.Step(&has_row); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(statement.Step(&has_row));
   if (!has_row)
     return Status::Error(std::string(source.input_path) + " lost table " +
                          std::string(source.table) + " while being read");
@@ -58,15 +58,11 @@ std::string SelectExpression(const TablePlan& plan, const std::string& column) {
 
 Status CopyTable(storage::Database* out, const TableSource& source, const TablePlan& plan) {
   std::vector<std::string> input_columns;
-  if (Status status = ColumnNames(out, source.schema, source.table, &input_columns); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(ColumnNames(out, source.schema, source.table, &input_columns));
   std::vector<std::string> output_columns;
-  if (Status status = ColumnNames(out, "main", source.table, &output_columns); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(ColumnNames(out, "main", source.table, &output_columns));
   if (output_columns.empty()) {
-    if (Status status = CreateLike(out, source); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(CreateLike(out, source));
     output_columns = input_columns;
   }
   std::string columns;
@@ -87,7 +83,7 @@ Status CopyTable(storage::Database* out, const TableSource& source, const TableP
     sql += " EXCEPT SELECT " + columns + " FROM main." + table;
   }
   storage::Statement statement;
-  if (Status status = out->Prepare(sql, &statement); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(out->Prepare(sql, &statement));
   if (statement.ParameterCount() > 0) statement.BindInt64(1, source.time_offset_ns);
   return statement.Run();
 }

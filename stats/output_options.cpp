@@ -11,7 +11,8 @@ Status ResolveOutputSettings(const OutputOptions& options, OutputSettings* out) 
   if (out->format == nullptr) {
     return Status::Error("unknown format '" + format + "'; valid formats: " + OutputFormatNames());
   }
-  return ParseTimeUnit(options.time_unit, &out->time_unit);
+  PROF_ASSIGN_OR_RETURN(out->time_unit, ParseTimeUnit(options.time_unit));
+  return Status::Ok();
 }
 
 }  // namespace prof::stats

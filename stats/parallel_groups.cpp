@@ -210,7 +210,7 @@ Status RowidRange(sqlite3* db, const std::string& table, int64_t* first, int64_t
 Status ScanInSlices(sqlite3* db, ConnectionSetup setup, const std::string& sql, int64_t first,
                     int64_t last, int64_t count, std::string* blob) {
   std::vector<TempObject> temp_schema;
-  if (Status status = ReadTempSchema(db, &temp_schema); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(ReadTempSchema(db, &temp_schema));
   const std::string path = sqlite3_db_filename(db, "main");
   // 128 bits: a crafted report's rowids may span most of int64, times the slice index.
   const auto span = static_cast<unsigned __int128>(static_cast<uint64_t>(last - first)) + 1;

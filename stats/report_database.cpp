@@ -16,7 +16,7 @@ constexpr std::array<std::string_view, 2> kReportMarkerTables = {"META_DATA_EXPO
 Status CheckIsReport(storage::Database* db) {
   for (std::string_view table : kReportMarkerTables) {
     bool exists = false;
-    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->TableExists(table, &exists));
     if (exists) return Status::Ok();
   }
   return Status::Error(db->path() +
@@ -26,7 +26,7 @@ Status CheckIsReport(storage::Database* db) {
 
 // The SQL functions of the reports; also what each duration_groups_parallel() worker gets.
 Status RegisterReportFunctions(storage::Database* db) {
-  if (Status status = RegisterStatisticsFunctions(db); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(RegisterStatisticsFunctions(db));
   return RegisterDurationSummary(db);
 }
 
@@ -34,12 +34,10 @@ Status RegisterReportFunctions(storage::Database* db) {
 
 Status OpenReportDatabase(const std::string& path, storage::Database* out) {
   storage::Database db;
-  if (Status status = storage::Database::OpenReadOnly(path, &db); !status.ok()) return status;
-  if (Status status = CheckIsReport(&db); !status.ok()) return status;
-  if (Status status = RegisterReportFunctions(&db); !status.ok()) return status;
-  if (Status status = RegisterParallelGroups(&db, RegisterReportFunctions); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(storage::Database::OpenReadOnly(path, &db));
+  PROF_RETURN_IF_ERROR(CheckIsReport(&db));
+  PROF_RETURN_IF_ERROR(RegisterReportFunctions(&db));
+  PROF_RETURN_IF_ERROR(RegisterParallelGroups(&db, RegisterReportFunctions));
   *out = std::move(db);
   return Status::Ok();
 }

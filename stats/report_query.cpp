@@ -34,7 +34,7 @@ Status SetOptions(storage::Database* db, const ReportSpec& report,
 Status CreateStandIns(storage::Database* db, const ReportSpec& report) {
   for (std::string_view table : report.any_of_tables) {
     bool exists = false;
-    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->TableExists(table, &exists));
     if (exists) continue;
     const std::optional<std::string> sql = StandInSql(table);
     if (!sql) return Status::Error("no stand-in SQL compiled in for table " + std::string(table));
@@ -73,13 +73,13 @@ Status HasRequiredTables(storage::Database* db, const ReportSpec& report, bool* 
   *present = true;
   for (std::string_view table : report.required_tables) {
     bool exists = false;
-    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->TableExists(table, &exists));
     *present = *present && exists;
   }
   bool any = report.any_of_tables.empty();
   for (std::string_view table : report.any_of_tables) {
     bool exists = false;
-    if (Status status = db->TableExists(table, &exists); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(db->TableExists(table, &exists));
     any = any || exists;
   }
   *present = *present && any;
@@ -94,23 +94,23 @@ Status RunReportQuery(storage::Database* db, const ReportSpec& report,
                       const std::vector<std::string>& options, ResultTable* out) {
   const std::optional<std::string_view> sql = ReportSql(report);
   if (!sql) return Status::Error("no SQL compiled in for report " + std::string(report.name));
-  if (Status status = SetOptions(db, report, options); !status.ok()) return status;
-  if (Status status = CreateStandIns(db, report); !status.ok()) return status;
-  if (Status status = CreateViews(db, report); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(SetOptions(db, report, options));
+  PROF_RETURN_IF_ERROR(CreateStandIns(db, report));
+  PROF_RETURN_IF_ERROR(CreateViews(db, report));
   if (!RunQuery(db, *sql, out).ok()) return QueryError(db, report);
   return Status::Ok();
 }
 
 Status RunQuery(storage::Database* db, std::string_view sql, ResultTable* out) {
   storage::Statement statement;
-  if (Status status = db->Prepare(sql, &statement); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->Prepare(sql, &statement));
   ResultTable table;
   for (int column = 0; column < statement.ColumnCount(); ++column) {
     table.columns.push_back(statement.ColumnName(column));
   }
   bool has_row = false;
   while (true) {
-    if (Status status = statement.Step(&has_row); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(statement.Step(&has_row));
     if (!has_row) break;
     std::vector<Cell>& row = table.rows.emplace_back();
     for (int column = 0; column < statement.ColumnCount(); ++column) {

@@ -28,7 +28,7 @@ Status ParseRequest(const std::string& text, ReportRequest* out) {
     return Status::Error("unknown report '" + parts[0] + "'; valid reports: " + ReportNames());
   }
   for (size_t i = 1; i < parts.size(); ++i) {
-    if (Status status = CheckOption(*out->report, parts[i]); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(CheckOption(*out->report, parts[i]));
     auto& options = out->options;
     if (std::find(options.begin(), options.end(), parts[i]) == options.end()) {
       options.push_back(parts[i]);
@@ -48,7 +48,7 @@ bool SameRequest(const ReportRequest& a, const ReportRequest& b) {
 Status NamedReports(const std::vector<std::string>& names, std::vector<ReportRequest>* out) {
   for (const std::string& name : names) {
     ReportRequest request;
-    if (Status status = ParseRequest(name, &request); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(ParseRequest(name, &request));
     const auto same = [&](const ReportRequest& other) { return SameRequest(request, other); };
     if (std::none_of(out->begin(), out->end(), same)) out->push_back(std::move(request));
   }
@@ -59,7 +59,7 @@ Status DefaultReports(storage::Database* db, std::vector<ReportRequest>* out) {
   for (const ReportSpec& report : AllReports()) {
     if (!report.is_default) continue;
     bool present = false;
-    if (Status status = HasRequiredTables(db, report, &present); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(HasRequiredTables(db, report, &present));
     if (present) out->push_back({&report, {}});
   }
   return Status::Ok();

@@ -98,14 +98,8 @@ storage::AggregateFactory FactoryOf() {
 }  // namespace
 
 Status RegisterStatisticsFunctions(storage::Database* db) {
-  if (Status status = storage::RegisterAggregateFunction(db, "median", 1, FactoryOf<Median>());
-      !status.ok()) {
-    return status;
-  }
-  if (Status status = storage::RegisterAggregateFunction(db, "stdev", 1, FactoryOf<SampleStdDev>());
-      !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(storage::RegisterAggregateFunction(db, "median", 1, FactoryOf<Median>()));
+  PROF_RETURN_IF_ERROR(storage::RegisterAggregateFunction(db, "stdev", 1, FactoryOf<SampleStdDev>()));
   return storage::RegisterScalarFunction(db, "round", 2, RoundExactly);
 }
 

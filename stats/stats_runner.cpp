@@ -40,12 +40,10 @@ Status Query(storage::Database* db, const ReportRequest& request, const OutputSe
              std::optional<ResultTable>* out) {
   const ReportSpec& report = *request.report;
   bool present = false;
-  if (Status status = HasRequiredTables(db, report, &present); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(HasRequiredTables(db, report, &present));
   if (!present) return Status::Ok();
   ResultTable table;
-  if (Status status = RunReportQuery(db, report, request.options, &table); !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(RunReportQuery(db, report, request.options, &table));
   if (table.rows.empty()) return Status::Ok();
   ApplyTimeUnit(settings.time_unit, &table);
   ApplySizeUnit(&table);
@@ -65,7 +63,7 @@ Status Render(std::vector<InputReport>* inputs, const ReportRequest& request,
   bool any_rows = false;
   for (InputReport& input : *inputs) {
     std::optional<ResultTable> table;
-    if (Status status = Query(&input.db, request, settings, &table); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(Query(&input.db, request, settings, &table));
     if (!table) {
       out->skipped_paths.push_back(input.path);
       continue;
@@ -119,14 +117,12 @@ Status WriteToFiles(const std::vector<RenderedReport>& rendered, const OutputSet
     paths.push_back(
         OutputPath(options.output, item.request.FileStem(), settings.format->extension));
     if (!item.text) continue;
-    if (Status status = CheckOutputFile(paths.back(), options.force_overwrite); !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(CheckOutputFile(paths.back(), options.force_overwrite));
   }
   for (size_t i = 0; i < rendered.size(); ++i) {
     NoteSkipped(rendered[i], options.quiet);
     if (!rendered[i].text) continue;
-    if (Status status = WriteOutputFile(paths[i], *rendered[i].text); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(WriteOutputFile(paths[i], *rendered[i].text));
     if (!options.quiet) spdlog::info("wrote {}", paths[i]);
   }
   return Status::Ok();
@@ -137,7 +133,7 @@ Status OpenInputs(const std::vector<std::string>& report_paths, std::vector<Inpu
   for (const std::string& path : report_paths) {
     InputReport input;
     input.path = path;
-    if (Status status = OpenReportDatabase(path, &input.db); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(OpenReportDatabase(path, &input.db));
     input.label = MakeReportFileLabel(path, ReportRank(&input.db));
     out->push_back(std::move(input));
   }
@@ -176,9 +172,7 @@ Status SelectForAll(const std::vector<std::string>& requested, std::vector<Input
   std::vector<const ReportSpec*> chosen;
   for (InputReport& input : *inputs) {
     std::vector<ReportRequest> selected;
-    if (Status status = SelectReports(requested, &input.db, &selected); !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(SelectReports(requested, &input.db, &selected));
     if (selected.empty() && !quiet) {
       spdlog::info("{} has no data for any default report", input.path);
     }
@@ -204,21 +198,16 @@ Status RunStats(const std::string& report_path, const StatsOptions& options) {
 
 Status RunStats(const std::vector<std::string>& report_paths, const StatsOptions& options) {
   OutputSettings settings;
-  if (Status status = ResolveOutputSettings(options, &settings); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(ResolveOutputSettings(options, &settings));
   std::vector<InputReport> inputs;
-  if (Status status = OpenInputs(report_paths, &inputs); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(OpenInputs(report_paths, &inputs));
   WarnAboutLostRecords(&inputs);
   std::vector<ReportRequest> reports;
-  if (Status status = SelectForAll(options.reports, &inputs, options.quiet, &reports);
-      !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(SelectForAll(options.reports, &inputs, options.quiet, &reports));
 
   std::vector<RenderedReport> rendered(reports.size());
   for (size_t i = 0; i < reports.size(); ++i) {
-    if (Status status = Render(&inputs, reports[i], settings, &rendered[i]); !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(Render(&inputs, reports[i], settings, &rendered[i]));
   }
   return settings.to_stdout ? WriteToStdout(rendered, settings, options.quiet)
                             : WriteToFiles(rendered, settings, options);

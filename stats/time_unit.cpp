@@ -34,14 +34,13 @@ Cell Scaled(const Cell& cell, double ns_per_unit) {
 
 }  // namespace
 
-Status ParseTimeUnit(std::string_view name, TimeUnit* out) {
+StatusOr<TimeUnit> ParseTimeUnit(std::string_view name) {
   const TimeUnit* unit = FindByName(kTimeUnits, name);
   if (unit == nullptr) {
     return Status::Error("unknown time unit '" + std::string(name) +
                          "'; valid units: " + JoinNames(kTimeUnits));
   }
-  *out = *unit;
-  return Status::Ok();
+  return *unit;
 }
 
 void ApplyTimeUnit(const TimeUnit& unit, ResultTable* table) {

@@ -19,7 +19,7 @@ struct TimeUnit {
 };
 
 // Fails with the list of valid names when `name` is not one of them.
-Status ParseTimeUnit(std::string_view name, TimeUnit* out);
+StatusOr<TimeUnit> ParseTimeUnit(std::string_view name);
 
 // Converts every column whose name ends in " (ns)" to `unit`. Values become REAL ns/ns_per_unit,
 // exact to the ns for integers and to 0.1 ns for REAL values (reports round those to 0.1 ns):

@@ -47,23 +47,16 @@ Status BatchInserter::Write(const char* data, int rows) {
   RowBatchReader reader(data);
   int row = 0;
   if (rows >= kStatementRows && !batch_insert_.is_prepared()) {
-    if (Status status = db_->Prepare(InsertSql(spec_, kStatementRows), &batch_insert_);
-        !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(db_->Prepare(InsertSql(spec_, kStatementRows), &batch_insert_));
   }
   for (; row + kStatementRows <= rows; row += kStatementRows) {
-    if (Status status = Insert(&batch_insert_, kStatementRows, &reader); !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(Insert(&batch_insert_, kStatementRows, &reader));
   }
   if (row < rows && !row_insert_.is_prepared()) {
-    if (Status status = db_->Prepare(InsertSql(spec_, 1), &row_insert_); !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(db_->Prepare(InsertSql(spec_, 1), &row_insert_));
   }
   for (; row < rows; ++row) {
-    if (Status status = Insert(&row_insert_, 1, &reader); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(Insert(&row_insert_, 1, &reader));
   }
   return Status::Ok();
 }

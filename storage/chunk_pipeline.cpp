@@ -74,10 +74,7 @@ Status ChunkPipeline::Start() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (running_) return status_;
-    if (Status status = report_->Exec("ATTACH ':memory:' AS " + std::string(kChunkSchema));
-        !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(report_->Exec("ATTACH ':memory:' AS " + std::string(kChunkSchema)));
     running_ = true;
     stopping_ = false;
     open_ = std::make_unique<Chunk>();
@@ -141,28 +138,25 @@ Status ChunkPipeline::CloseChunk() {
 
 Status ChunkPipeline::Encode(Chunk* chunk) {
   Database db;
-  if (Status status = Database::OpenReadWrite(":memory:", &db); !status.ok()) return status;
-  if (Status status = db.Exec(kChunkPragmas); !status.ok()) return status;
-  if (Status status = db.Exec("BEGIN"); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(Database::OpenReadWrite(":memory:", &db));
+  PROF_RETURN_IF_ERROR(db.Exec(kChunkPragmas));
+  PROF_RETURN_IF_ERROR(db.Exec("BEGIN"));
   // A chunk holds rows of a few tables: a short list beats a map.
   std::vector<std::unique_ptr<BatchInserter>> inserters;
   for (const Chunk::Part& part : chunk->parts) {
     const auto known = std::find(chunk->tables.begin(), chunk->tables.end(), part.table);
     BatchInserter* inserter = nullptr;
     if (known == chunk->tables.end()) {
-      if (Status status = db.Exec(part.table->spec().ddl); !status.ok()) return status;
+      PROF_RETURN_IF_ERROR(db.Exec(part.table->spec().ddl));
       chunk->tables.push_back(part.table);
       inserters.push_back(std::make_unique<BatchInserter>(part.table->spec(), &db));
       inserter = inserters.back().get();
     } else {
       inserter = inserters[static_cast<size_t>(known - chunk->tables.begin())].get();
     }
-    if (Status status = inserter->Write(chunk->bytes.data() + part.offset, part.rows);
-        !status.ok()) {
-      return status;
-    }
+    PROF_RETURN_IF_ERROR(inserter->Write(chunk->bytes.data() + part.offset, part.rows));
   }
-  if (Status status = db.Exec("COMMIT"); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db.Exec("COMMIT"));
   chunk->image.reset(sqlite3_serialize(db.handle(), "main", &chunk->image_size, 0));
   if (!chunk->image) return Status::Error("cannot serialize a report chunk: out of memory");
   return Status::Ok();
@@ -178,11 +172,11 @@ Status ChunkPipeline::Copy(Chunk* chunk) {
   }
   for (const TableInserter* table : chunk->tables) {
     const std::string& name = table->spec().name;
-    if (Status status = schema_->EnsureTable(name); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(schema_->EnsureTable(name));
     // Same DDL on both sides and no index in the report: SQLite copies records as they are.
     const std::string copy =
         "INSERT INTO main." + name + " SELECT * FROM " + std::string(kChunkSchema) + "." + name;
-    if (Status status = report_->Exec(copy); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(report_->Exec(copy));
   }
   // Committed at once: the copy leaves the transaction reading the attached image, and SQLite
   // 3.53.4 and later refuse to replace an image that a transaction reads (SQLITE_BUSY).

@@ -9,7 +9,7 @@ namespace prof::storage {
 Status ReportSchema::CreateAlwaysTables() {
   for (const TableSpec& spec : KnownTables()) {
     if (spec.creation != TableCreation::kAlways) continue;
-    if (Status status = EnsureTable(spec.name); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(EnsureTable(spec.name));
   }
   return Status::Ok();
 }
@@ -22,9 +22,9 @@ Status ReportSchema::EnsureTable(std::string_view table) {
   if (HasTable(table)) return Status::Ok();
   const TableSpec* spec = FindTableSpec(table);
   if (spec == nullptr) return Status::Error("unknown report table " + std::string(table));
-  if (Status status = CreateTable(table); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(CreateTable(table));
   for (std::string_view enum_table : spec->enum_tables) {
-    if (Status status = EnsureTable(enum_table); !status.ok()) return status;
+    PROF_RETURN_IF_ERROR(EnsureTable(enum_table));
   }
   return Status::Ok();
 }
@@ -32,7 +32,7 @@ Status ReportSchema::EnsureTable(std::string_view table) {
 Status ReportSchema::CreateTable(std::string_view table) {
   const std::optional<std::string_view> ddl = TableDdl(table);
   if (!ddl) return Status::Error("no DDL compiled in for report table " + std::string(table));
-  if (Status status = db_->Exec(*ddl); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db_->Exec(*ddl));
   tables_.emplace_back(table);
   return InsertEnumRows(table);
 }

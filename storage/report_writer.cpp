@@ -144,10 +144,10 @@ Status ReportWriter::Impl::Open() {
   std::remove(partial_path_.c_str());
   Status status = Database::OpenReadWrite(partial_path_, &db_);
   if (!status.ok()) return Status::Error("cannot create report: " + status.message());
-  if (status = db_.Exec(kLoadPragmas); !status.ok()) return status;
-  if (status = Transaction::Begin(&db_, &transaction_); !status.ok()) return status;
-  if (status = schema_.CreateAlwaysTables(); !status.ok()) return status;
-  if (status = pipeline_.Start(); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db_.Exec(kLoadPragmas));
+  PROF_RETURN_IF_ERROR(Transaction::Begin(&db_, &transaction_));
+  PROF_RETURN_IF_ERROR(schema_.CreateAlwaysTables());
+  PROF_RETURN_IF_ERROR(pipeline_.Start());
   batches_.Start();
   return WriteNameValues<kMetaDataExportTable>(ExportMetadata(final_path_, UtcNowNs()));
 }
@@ -179,13 +179,13 @@ Status ReportWriter::Impl::FlushTables() {
 Status ReportWriter::Impl::Commit() {
   if (!status_.ok()) return status_;
   rows_since_commit_ = 0;
-  if (Status flushed = FlushTables(); !flushed.ok()) return flushed;
+  PROF_RETURN_IF_ERROR(FlushTables());
   Note(batches_.SubmitCommit());
   return status_;
 }
 
 Status ReportWriter::Impl::CommitRows() {
-  if (Status status = transaction_.Commit(); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(transaction_.Commit());
   return Transaction::Begin(&db_, &transaction_);
 }
 
@@ -251,17 +251,16 @@ void ReportWriter::Impl::Abandon() {
 ReportWriter::ReportWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ReportWriter::~ReportWriter() = default;
 
-Status ReportWriter::Create(const std::string& final_path, std::unique_ptr<ReportWriter>* out) {
-  return Create(nullptr, final_path, out);
+StatusOr<std::unique_ptr<ReportWriter>> ReportWriter::Create(const std::string& final_path) {
+  return Create(nullptr, final_path);
 }
 
-Status ReportWriter::Create(std::unique_ptr<ReportNameClaim> claim, const std::string& final_path,
-                            std::unique_ptr<ReportWriter>* out) {
+StatusOr<std::unique_ptr<ReportWriter>> ReportWriter::Create(std::unique_ptr<ReportNameClaim> claim,
+                                                             const std::string& final_path) {
   const std::string partial_path = final_path + ".partial-" + std::to_string(getpid());
   auto impl = std::make_unique<Impl>(final_path, partial_path, std::move(claim));
-  if (Status status = impl->Open(); !status.ok()) return status;
-  out->reset(new ReportWriter(std::move(impl)));
-  return Status::Ok();
+  PROF_RETURN_IF_ERROR(impl->Open());
+  return std::unique_ptr<ReportWriter>(new ReportWriter(std::move(impl)));
 }
 
 StringId ReportWriter::InternString(std::string_view value) { return impl_->InternString(value); }

@@ -59,10 +59,10 @@ std::string ReportDirectory(const std::string& report_path);
 class ReportWriter {
  public:
   // Opens `<final_path>.partial-<pid>` and writes the schema metadata (META_DATA_EXPORT).
-  static Status Create(const std::string& final_path, std::unique_ptr<ReportWriter>* out);
+  static StatusOr<std::unique_ptr<ReportWriter>> Create(const std::string& final_path);
   // The same, for the holder of `claim` on the final name (null: no claim, as with -f).
-  static Status Create(std::unique_ptr<ReportNameClaim> claim, const std::string& final_path,
-                       std::unique_ptr<ReportWriter>* out);
+  static StatusOr<std::unique_ptr<ReportWriter>> Create(std::unique_ptr<ReportNameClaim> claim,
+                                                        const std::string& final_path);
   ~ReportWriter();
   ReportWriter(const ReportWriter&) = delete;
   ReportWriter& operator=(const ReportWriter&) = delete;

@@ -31,7 +31,7 @@ Status SpillFile::Create(const std::string& directory) {
 
 Status SpillFile::Write(uint64_t offset, const void* head, size_t head_size, const void* body,
                         size_t body_size) {
-  if (Status status = WriteAll(offset, head, head_size); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(WriteAll(offset, head, head_size));
   return WriteAll(offset + head_size, body, body_size);
 }
 

@@ -115,17 +115,13 @@ Status Database::Open(const std::string& path, const std::string& filename, int 
 }
 
 Status Database::OpenReadOnly(const std::string& path, Database* out) {
-  if (Status status = CheckReadableDatabaseFile(path); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(CheckReadableDatabaseFile(path));
   // A non-empty write-ahead log beside the file holds committed changes the file does not have
   // yet (a WAL-mode writer still open, or killed): only a normal, not immutable, open reads them.
   std::error_code error;
   const bool has_log = std::filesystem::file_size(path + "-wal", error) > 0 && !error;
   Database db;
-  if (Status status = Open(path, ReadOnlyFileUri(path, !has_log),
-                           SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, &db);
-      !status.ok()) {
-    return status;
-  }
+  PROF_RETURN_IF_ERROR(Open(path, ReadOnlyFileUri(path, !has_log), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, &db));
   // A report is untrusted input: its own views could run any amount of work (a recursive view
   // that never ends) under a table's name, and its schema must not call prof's SQL functions.
   // Views of the temp schema, prof's own, stay allowed.
@@ -388,7 +384,7 @@ Transaction& Transaction::operator=(Transaction&& other) noexcept {
 }
 
 Status Transaction::Begin(Database* db, Transaction* out) {
-  if (Status status = db->Exec("BEGIN"); !status.ok()) return status;
+  PROF_RETURN_IF_ERROR(db->Exec("BEGIN"));
   Transaction started;
   started.db_ = db;
   *out = std::move(started);

@@ -72,11 +72,12 @@ void AddRow(ReportWriter* writer, int64_t i) {
 int main(int argc, char** argv) {
   const int64_t rows = argc > 1 ? std::atoll(argv[1]) : 3000000;
   const std::string path = argc > 2 ? argv[2] : "/tmp/bench_report_write.sqlite";
-  std::unique_ptr<ReportWriter> writer;
-  if (prof::Status status = ReportWriter::Create(path, &writer); !status.ok()) {
-    std::fprintf(stderr, "bench_report_write: %s\n", status.message().c_str());
+  prof::StatusOr<std::unique_ptr<ReportWriter>> created = ReportWriter::Create(path);
+  if (!created.ok()) {
+    std::fprintf(stderr, "bench_report_write: %s\n", created.status().message().c_str());
     return 1;
   }
+  std::unique_ptr<ReportWriter> writer = std::move(created).value();
   const Clock::time_point start = Clock::now();
   const double cpu_start = CpuSeconds();
   for (int64_t i = 0; i < rows; ++i) {

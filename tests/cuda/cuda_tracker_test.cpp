@@ -47,7 +47,9 @@ class CudaHarness {
     process_.pid = kPid;
     process_.name = "python3";
     process_.session_start_ns = kSessionStart;
-    REQUIRE(storage::ReportWriter::Create(path_, &writer_).ok());
+    auto created = storage::ReportWriter::Create(path_);
+    REQUIRE(created.ok());
+    writer_ = std::move(created).value();
     tracker_ = std::make_unique<collector::CudaTracker>(writer_.get());
     tracker_->RegisterHandlers(&dispatcher_);
   }

@@ -24,7 +24,9 @@ class StackHarness {
     process_.stream_id = 1;
     process_.pid = 77;
     process_.session_start_ns = 1000;
-    REQUIRE(storage::ReportWriter::Create(path_, &writer_).ok());
+    auto created = storage::ReportWriter::Create(path_);
+    REQUIRE(created.ok());
+    writer_ = std::move(created).value();
     tracker_ = std::make_unique<collector::CudaTracker>(writer_.get());
     tracker_->RegisterHandlers(&dispatcher_);
     auto name = Record<protocol::CudaApiNameRecord>(RecordKind::kCudaApiName);

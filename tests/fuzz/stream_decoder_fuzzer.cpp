@@ -35,8 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const char* bytes = reinterpret_cast<const char*>(data + 1);
   size -= 1;
 
-  std::unique_ptr<prof::storage::ReportWriter> writer;
-  if (!prof::storage::ReportWriter::Create(ReportPath(), &writer).ok()) abort();
+  auto created = prof::storage::ReportWriter::Create(ReportPath());
+  if (!created.ok()) abort();
+  std::unique_ptr<prof::storage::ReportWriter> writer = std::move(created).value();
   prof::collector::StreamImporter importer(writer.get());
   prof::collector::StreamDecoder decoder;
   prof::collector::ProcessStream process;

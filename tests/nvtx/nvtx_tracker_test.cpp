@@ -38,7 +38,9 @@ class TrackerHarness {
     process_.pid = kPid;
     process_.name = "program";
     process_.session_start_ns = kSessionStart;
-    REQUIRE(storage::ReportWriter::Create(path_, &writer_).ok());
+    auto created = storage::ReportWriter::Create(path_);
+    REQUIRE(created.ok());
+    writer_ = std::move(created).value();
     tracker_ = std::make_unique<collector::NvtxTracker>(writer_.get());
     tracker_->RegisterHandlers(&dispatcher_);
   }

@@ -83,8 +83,9 @@ TEST_CASE("bytes lost with an unreadable spill file end the open streams with an
   char pattern[] = "/tmp/prof-session-server-XXXXXX";
   REQUIRE(mkdtemp(pattern) != nullptr);
   const std::string directory = pattern;
-  std::unique_ptr<SessionServer> server;
-  REQUIRE(SessionServer::Listen(0, &server).ok());
+  auto listening = SessionServer::Listen(0);
+  REQUIRE(listening.ok());
+  std::unique_ptr<SessionServer> server = std::move(listening).value();
   server->SpillTo(directory);
   const int client = Connect(server->socket_path());
   REQUIRE(client >= 0);

@@ -33,7 +33,9 @@ const RecordHeader& Header(const Record& record) {
 struct ImporterFixture {
   explicit ImporterFixture(const std::string& test_name)
       : path(prof::test::MakeTempDir(test_name) + "/r.sqlite") {
-    REQUIRE(prof::storage::ReportWriter::Create(path, &writer).ok());
+    auto created = prof::storage::ReportWriter::Create(path);
+    REQUIRE(created.ok());
+    writer = std::move(created).value();
     importer = std::make_unique<StreamImporter>(writer.get());
     process.stream_id = 1;
     const std::vector<char> hello = prof::test::Hello(1234, "worker");

@@ -23,9 +23,9 @@ std::vector<std::string> Row(const ResultTable& table, size_t row) {
 }
 
 TimeUnit Parsed(const std::string& name) {
-  TimeUnit unit;
-  REQUIRE(ParseTimeUnit(name, &unit).ok());
-  return unit;
+  const StatusOr<TimeUnit> unit = ParseTimeUnit(name);
+  REQUIRE(unit.ok());
+  return *unit;
 }
 
 TEST_CASE("nsec leaves a table unchanged", "[stats][timeunit]") {
@@ -65,10 +65,9 @@ TEST_CASE("msec and sec keep every ns digit", "[stats][timeunit]") {
 }
 
 TEST_CASE("an unknown time unit is an error listing the valid ones", "[stats][timeunit]") {
-  TimeUnit unit;
-  const Status status = ParseTimeUnit("minutes", &unit);
-  REQUIRE_FALSE(status.ok());
-  CHECK(status.message() == "unknown time unit 'minutes'; valid units: nsec, usec, msec, sec");
+  const StatusOr<TimeUnit> unit = ParseTimeUnit("minutes");
+  REQUIRE_FALSE(unit.ok());
+  CHECK(unit.status().message() == "unknown time unit 'minutes'; valid units: nsec, usec, msec, sec");
 }
 
 }  // namespace

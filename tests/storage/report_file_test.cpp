@@ -80,12 +80,10 @@ TEST_CASE("Abandon and destruction without Finish delete the temporary file", "[
 
 TEST_CASE("Create fails with the path when the directory does not exist", "[storage][file]") {
   const std::string path = FreshReportPath("file-no-dir") + ".d/missing/report.sqlite";
-  std::unique_ptr<ReportWriter> writer;
-  const Status status = ReportWriter::Create(path, &writer);
-  REQUIRE_FALSE(status.ok());
-  CHECK(status.message() == "cannot create report: cannot open " + path + ".partial-" +
-                                std::to_string(getpid()) + ": unable to open database file");
-  CHECK(writer == nullptr);
+  const StatusOr<std::unique_ptr<ReportWriter>> writer = ReportWriter::Create(path);
+  REQUIRE_FALSE(writer.ok());
+  CHECK(writer.status().message() == "cannot create report: cannot open " + path + ".partial-" +
+                                         std::to_string(getpid()) + ": unable to open database file");
 }
 
 TEST_CASE("a failed rename fails Finish and leaves no temporary file", "[storage][file]") {

@@ -13,12 +13,11 @@ std::string FreshReportPath(const std::string& test_name) {
 }
 
 std::unique_ptr<ReportWriter> CreateWriter(const std::string& final_path) {
-  std::unique_ptr<ReportWriter> writer;
-  const Status status = ReportWriter::Create(final_path, &writer);
-  INFO(status.message());
-  REQUIRE(status.ok());
-  REQUIRE(writer != nullptr);
-  return writer;
+  StatusOr<std::unique_ptr<ReportWriter>> writer = ReportWriter::Create(final_path);
+  INFO(writer.status().message());
+  REQUIRE(writer.ok());
+  REQUIRE(*writer != nullptr);
+  return std::move(writer).value();
 }
 
 void FinishWriter(ReportWriter* writer, const SessionInfo& session) {
