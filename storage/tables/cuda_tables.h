@@ -1,11 +1,27 @@
 // The CUDA tables (docs/cuda.md): rows from cuda_rows.h. Columns no row member fills are NULL.
 #pragma once
 
+#include <tuple>
+
 #include "storage/cuda_rows.h"
 #include "storage/table_definition.h"
 #include "storage/tables/enum_tables.h"
 
 namespace prof::storage {
+
+// The columns every table of GPU operations starts with, from the row's `operation` member.
+template <typename Row>
+constexpr auto GpuOperationColumnsOf(GpuOperationColumns Row::*operation) {
+  return ColumnList(
+      Column("start", kIntegerNotNull, operation, &GpuOperationColumns::start),
+      Column("end", kIntegerNotNull, operation, &GpuOperationColumns::end),
+      Column("deviceId", kIntegerNotNull, operation, &GpuOperationColumns::device_id),
+      Column("contextId", kIntegerNotNull, operation, &GpuOperationColumns::context_id),
+      Column("greenContextId", kInteger, operation, &GpuOperationColumns::green_context_id),
+      Column("streamId", kIntegerNotNull, operation, &GpuOperationColumns::stream_id),
+      Column("correlationId", kInteger, operation, &GpuOperationColumns::correlation_id),
+      Column("globalPid", kInteger, operation, &GpuOperationColumns::global_pid));
+}
 
 // A table reads as its columns, one per line, aligned.
 // clang-format off
@@ -24,15 +40,8 @@ inline constexpr auto kCuptiActivityKindRuntimeTable = DefineTable<CudaApiCallRo
 
 // Kernels run on the GPU; the name columns refer to StringIds(id), launchType, cacheConfig and
 // sharedMemoryLimitConfig to their ENUM_CUDA_* tables.
-inline constexpr auto kCuptiActivityKindKernelTable = DefineTable<CudaKernelRow>("CUPTI_ACTIVITY_KIND_KERNEL", TableCreation::kOnFirstRow, ColumnList(
-    Column("start",                   kIntegerNotNull, &CudaKernelRow::operation, &GpuOperationColumns::start),
-    Column("end",                     kIntegerNotNull, &CudaKernelRow::operation, &GpuOperationColumns::end),
-    Column("deviceId",                kIntegerNotNull, &CudaKernelRow::operation, &GpuOperationColumns::device_id),
-    Column("contextId",               kIntegerNotNull, &CudaKernelRow::operation, &GpuOperationColumns::context_id),
-    Column("greenContextId",          kInteger,        &CudaKernelRow::operation, &GpuOperationColumns::green_context_id),
-    Column("streamId",                kIntegerNotNull, &CudaKernelRow::operation, &GpuOperationColumns::stream_id),
-    Column("correlationId",           kInteger,        &CudaKernelRow::operation, &GpuOperationColumns::correlation_id),
-    Column("globalPid",               kInteger,        &CudaKernelRow::operation, &GpuOperationColumns::global_pid),
+inline constexpr auto kCuptiActivityKindKernelTable = DefineTable<CudaKernelRow>("CUPTI_ACTIVITY_KIND_KERNEL", TableCreation::kOnFirstRow, std::tuple_cat(
+    GpuOperationColumnsOf(&CudaKernelRow::operation), ColumnList(
     Column("demangledName",           kIntegerNotNull, &CudaKernelRow::demangled_name),
     Column("shortName",               kIntegerNotNull, &CudaKernelRow::short_name),
     Column("mangledName",             kInteger,        &CudaKernelRow::mangled_name),
@@ -52,19 +61,12 @@ inline constexpr auto kCuptiActivityKindKernelTable = DefineTable<CudaKernelRow>
     Column("gridId",                  kIntegerNotNull, &CudaKernelRow::grid_id),
     Column("sharedMemoryExecuted",    kInteger,        &CudaKernelRow::shared_memory_executed),
     Column("graphNodeId",             kInteger,        &CudaKernelRow::graph_node_id),
-    Column("sharedMemoryLimitConfig", kInteger,        &CudaKernelRow::shared_memory_limit_config, &kEnumCudaSharedMemLimitConfig)));
+    Column("sharedMemoryLimitConfig", kInteger,        &CudaKernelRow::shared_memory_limit_config, &kEnumCudaSharedMemLimitConfig))));
 
 // Memory copies run on the GPU; copyKind refers to ENUM_CUDA_MEMCPY_OPER(id), srcKind and dstKind
 // to ENUM_CUDA_MEM_KIND(id).
-inline constexpr auto kCuptiActivityKindMemcpyTable = DefineTable<CudaMemcpyRow>("CUPTI_ACTIVITY_KIND_MEMCPY", TableCreation::kOnFirstRow, ColumnList(
-    Column("start",             kIntegerNotNull, &CudaMemcpyRow::operation, &GpuOperationColumns::start),
-    Column("end",               kIntegerNotNull, &CudaMemcpyRow::operation, &GpuOperationColumns::end),
-    Column("deviceId",          kIntegerNotNull, &CudaMemcpyRow::operation, &GpuOperationColumns::device_id),
-    Column("contextId",         kIntegerNotNull, &CudaMemcpyRow::operation, &GpuOperationColumns::context_id),
-    Column("greenContextId",    kInteger,        &CudaMemcpyRow::operation, &GpuOperationColumns::green_context_id),
-    Column("streamId",          kIntegerNotNull, &CudaMemcpyRow::operation, &GpuOperationColumns::stream_id),
-    Column("correlationId",     kInteger,        &CudaMemcpyRow::operation, &GpuOperationColumns::correlation_id),
-    Column("globalPid",         kInteger,        &CudaMemcpyRow::operation, &GpuOperationColumns::global_pid),
+inline constexpr auto kCuptiActivityKindMemcpyTable = DefineTable<CudaMemcpyRow>("CUPTI_ACTIVITY_KIND_MEMCPY", TableCreation::kOnFirstRow, std::tuple_cat(
+    GpuOperationColumnsOf(&CudaMemcpyRow::operation), ColumnList(
     Column("bytes",             kIntegerNotNull, &CudaMemcpyRow::bytes),
     Column("copyKind",          kIntegerNotNull, &CudaMemcpyRow::copy_kind, &kEnumCudaMemcpyOper),
     Unfilled("deprecatedSrcId", kInteger),
@@ -77,50 +79,29 @@ inline constexpr auto kCuptiActivityKindMemcpyTable = DefineTable<CudaMemcpyRow>
     Unfilled("migrationCause",  kInteger),
     Column("graphNodeId",       kInteger,        &CudaMemcpyRow::graph_node_id),
     Unfilled("virtualAddress",  kInteger),
-    Column("copyCount",         kInteger,        &CudaMemcpyRow::copy_count)));
+    Column("copyCount",         kInteger,        &CudaMemcpyRow::copy_count))));
 
 // Memory sets run on the GPU; memKind refers to ENUM_CUDA_MEM_KIND(id).
-inline constexpr auto kCuptiActivityKindMemsetTable = DefineTable<CudaMemsetRow>("CUPTI_ACTIVITY_KIND_MEMSET", TableCreation::kOnFirstRow, ColumnList(
-    Column("start",          kIntegerNotNull, &CudaMemsetRow::operation, &GpuOperationColumns::start),
-    Column("end",            kIntegerNotNull, &CudaMemsetRow::operation, &GpuOperationColumns::end),
-    Column("deviceId",       kIntegerNotNull, &CudaMemsetRow::operation, &GpuOperationColumns::device_id),
-    Column("contextId",      kIntegerNotNull, &CudaMemsetRow::operation, &GpuOperationColumns::context_id),
-    Column("greenContextId", kInteger,        &CudaMemsetRow::operation, &GpuOperationColumns::green_context_id),
-    Column("streamId",       kIntegerNotNull, &CudaMemsetRow::operation, &GpuOperationColumns::stream_id),
-    Column("correlationId",  kInteger,        &CudaMemsetRow::operation, &GpuOperationColumns::correlation_id),
-    Column("globalPid",      kInteger,        &CudaMemsetRow::operation, &GpuOperationColumns::global_pid),
+inline constexpr auto kCuptiActivityKindMemsetTable = DefineTable<CudaMemsetRow>("CUPTI_ACTIVITY_KIND_MEMSET", TableCreation::kOnFirstRow, std::tuple_cat(
+    GpuOperationColumnsOf(&CudaMemsetRow::operation), ColumnList(
     Column("value",          kIntegerNotNull, &CudaMemsetRow::value),
     Column("bytes",          kIntegerNotNull, &CudaMemsetRow::bytes),
     Column("graphNodeId",    kInteger,        &CudaMemsetRow::graph_node_id),
-    Column("memKind",        kInteger,        &CudaMemsetRow::mem_kind, &kEnumCudaMemKind)));
+    Column("memKind",        kInteger,        &CudaMemsetRow::mem_kind, &kEnumCudaMemKind))));
 
 // Host threads waiting in synchronizing CUDA calls; syncType refers to ENUM_CUPTI_SYNC_TYPE(id).
-inline constexpr auto kCuptiActivityKindSynchronizationTable = DefineTable<CudaSyncRow>("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", TableCreation::kOnFirstRow, ColumnList(
-    Column("start",                kIntegerNotNull, &CudaSyncRow::operation, &GpuOperationColumns::start),
-    Column("end",                  kIntegerNotNull, &CudaSyncRow::operation, &GpuOperationColumns::end),
-    Column("deviceId",             kIntegerNotNull, &CudaSyncRow::operation, &GpuOperationColumns::device_id),
-    Column("contextId",            kIntegerNotNull, &CudaSyncRow::operation, &GpuOperationColumns::context_id),
-    Column("greenContextId",       kInteger,        &CudaSyncRow::operation, &GpuOperationColumns::green_context_id),
-    Column("streamId",             kIntegerNotNull, &CudaSyncRow::operation, &GpuOperationColumns::stream_id),
-    Column("correlationId",        kInteger,        &CudaSyncRow::operation, &GpuOperationColumns::correlation_id),
-    Column("globalPid",            kInteger,        &CudaSyncRow::operation, &GpuOperationColumns::global_pid),
+inline constexpr auto kCuptiActivityKindSynchronizationTable = DefineTable<CudaSyncRow>("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", TableCreation::kOnFirstRow, std::tuple_cat(
+    GpuOperationColumnsOf(&CudaSyncRow::operation), ColumnList(
     Unfilled("deprecatedSyncType", kInteger),
     Column("syncType",             kIntegerNotNull, &CudaSyncRow::sync_type, &kEnumCuptiSyncType),
     Column("eventId",              kIntegerNotNull, &CudaSyncRow::event_id),
-    Column("eventSyncId",          kInteger,        &CudaSyncRow::event_sync_id)));
+    Column("eventSyncId",          kInteger,        &CudaSyncRow::event_sync_id))));
 
 // Whole CUDA graph launches run on the GPU.
-inline constexpr auto kCuptiActivityKindGraphTraceTable = DefineTable<CudaGraphTraceRow>("CUPTI_ACTIVITY_KIND_GRAPH_TRACE", TableCreation::kOnFirstRow, ColumnList(
-    Column("start",          kIntegerNotNull, &CudaGraphTraceRow::operation, &GpuOperationColumns::start),
-    Column("end",            kIntegerNotNull, &CudaGraphTraceRow::operation, &GpuOperationColumns::end),
-    Column("deviceId",       kIntegerNotNull, &CudaGraphTraceRow::operation, &GpuOperationColumns::device_id),
-    Column("contextId",      kIntegerNotNull, &CudaGraphTraceRow::operation, &GpuOperationColumns::context_id),
-    Column("greenContextId", kInteger,        &CudaGraphTraceRow::operation, &GpuOperationColumns::green_context_id),
-    Column("streamId",       kIntegerNotNull, &CudaGraphTraceRow::operation, &GpuOperationColumns::stream_id),
-    Column("correlationId",  kInteger,        &CudaGraphTraceRow::operation, &GpuOperationColumns::correlation_id),
-    Column("globalPid",      kInteger,        &CudaGraphTraceRow::operation, &GpuOperationColumns::global_pid),
+inline constexpr auto kCuptiActivityKindGraphTraceTable = DefineTable<CudaGraphTraceRow>("CUPTI_ACTIVITY_KIND_GRAPH_TRACE", TableCreation::kOnFirstRow, std::tuple_cat(
+    GpuOperationColumnsOf(&CudaGraphTraceRow::operation), ColumnList(
     Column("graphId",        kIntegerNotNull, &CudaGraphTraceRow::graph_id),
-    Column("graphExecId",    kIntegerNotNull, &CudaGraphTraceRow::graph_exec_id)));
+    Column("graphExecId",    kIntegerNotNull, &CudaGraphTraceRow::graph_exec_id))));
 
 // cudaEventRecord calls reaching the GPU.
 inline constexpr auto kCuptiActivityKindCudaEventTable = DefineTable<CudaEventRow>("CUPTI_ACTIVITY_KIND_CUDA_EVENT", TableCreation::kOnFirstRow, ColumnList(
