@@ -12,6 +12,8 @@ const std::vector<TablePlan>& AllPlans() {
       {"META_DATA_EXPORT", TableMerge::kRebuilt, {}, {}},
       {"TARGET_INFO_SESSION_START_TIME", TableMerge::kRebuilt, {}, {}},
       {"PROF_SESSION", TableMerge::kRebuilt, {}, {}},
+      {"PROF_STATS", TableMerge::kRebuilt, {}, {}},
+      {"DIAGNOSTIC_EVENT", TableMerge::kEvents, {}, {"timestamp"}},
       {"NVTX_EVENTS", TableMerge::kEvents, {"textId", "jsonTextId"}, {"start", "end"}},
       {"OSRT_API", TableMerge::kEvents, {"nameId"}, {"start", "end"}},
       {"CUPTI_ACTIVITY_KIND_RUNTIME", TableMerge::kEvents, {"nameId"}, {"start", "end"}},

@@ -71,19 +71,35 @@ Status WriteSessionStart(storage::Database* out, int64_t start_ns) {
 
 Status SessionRowsMerger::Create(storage::Database* out, SessionRowsMerger* merger) {
   merger->out_ = out;
-  return out->Exec(
+  PROF_RETURN_IF_ERROR(out->Exec(
       "CREATE TEMP TABLE merged_session (input INTEGER NOT NULL, name TEXT NOT NULL, value TEXT, "
-      "offset_ns INTEGER NOT NULL)");
+      "offset_ns INTEGER NOT NULL)"));
+  return out->Exec(
+      "CREATE TEMP TABLE merged_stats (name TEXT NOT NULL, severity TEXT NOT NULL, value INTEGER "
+      "NOT NULL, description TEXT NOT NULL)");
+}
+
+Status SessionRowsMerger::HasTable(std::string_view schema, std::string_view table, bool* out) {
+  storage::Statement statement;
+  const std::string sql = "SELECT 1 FROM " + QuoteIdentifier(schema) +
+                          ".sqlite_master WHERE type = 'table' AND name = ?1";
+  PROF_RETURN_IF_ERROR(out_->Prepare(sql, &statement));
+  statement.BindText(1, table);
+  return statement.Step(out);
 }
 
 Status SessionRowsMerger::AddInput(std::string_view schema, int64_t offset_ns) {
   const int64_t input = next_input_++;
-  storage::Statement statement;
-  const std::string sql = "SELECT 1 FROM " + QuoteIdentifier(schema) +
-                          ".sqlite_master WHERE type = 'table' AND name = 'PROF_SESSION'";
-  PROF_RETURN_IF_ERROR(out_->Prepare(sql, &statement));
+  bool has_stats = false;
+  PROF_RETURN_IF_ERROR(HasTable(schema, "PROF_STATS", &has_stats));
+  if (has_stats) {
+    ++inputs_with_stats_;
+    PROF_RETURN_IF_ERROR(out_->Exec("INSERT INTO temp.merged_stats SELECT name, severity, value, "
+                                    "description FROM " +
+                                    QuoteIdentifier(schema) + ".PROF_STATS"));
+  }
   bool has_table = false;
-  PROF_RETURN_IF_ERROR(statement.Step(&has_table));
+  PROF_RETURN_IF_ERROR(HasTable(schema, "PROF_SESSION", &has_table));
   if (!has_table) return Status::Ok();
   ++inputs_with_rows_;
   storage::Statement insert;
@@ -96,6 +112,7 @@ Status SessionRowsMerger::AddInput(std::string_view schema, int64_t offset_ns) {
 }
 
 Status SessionRowsMerger::Write(int64_t start_ns, const std::vector<std::string>& input_paths) {
+  PROF_RETURN_IF_ERROR(WriteStats());
   if (inputs_with_rows_ == 0) return Status::Ok();
   PROF_RETURN_IF_ERROR(CreateFromProfDdl(out_, "PROF_SESSION"));
   constexpr const char* kCombine = R"sql(
@@ -130,6 +147,16 @@ Status SessionRowsMerger::Write(int64_t start_ns, const std::vector<std::string>
     PROF_RETURN_IF_ERROR(InsertNameValue(&insert, "merged_from", path));
   }
   return Status::Ok();
+}
+
+// Each counter once, its values summed over the inputs, in the order of its first appearance.
+Status SessionRowsMerger::WriteStats() {
+  if (inputs_with_stats_ == 0) return Status::Ok();
+  PROF_RETURN_IF_ERROR(CreateFromProfDdl(out_, "PROF_STATS"));
+  return out_->Exec(
+      "INSERT INTO main.PROF_STATS (name, severity, value, description) "
+      "SELECT name, severity, SUM(value), description FROM temp.merged_stats "
+      "GROUP BY name ORDER BY MIN(rowid)");
 }
 
 }  // namespace prof::merge

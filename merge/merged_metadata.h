@@ -28,6 +28,7 @@ Status WriteSessionStart(storage::Database* out, int64_t start_ns);
 // - utc_epoch_ns_at_start: the merged start;
 // - every other row (command_line, ...): each distinct name/value once, in input order;
 // - and one `merged_from` row per input: its path as given.
+// PROF_STATS: each counter once, its values summed over the inputs that have the table.
 class SessionRowsMerger {
  public:
   static Status Create(storage::Database* out, SessionRowsMerger* merger);
@@ -35,8 +36,12 @@ class SessionRowsMerger {
   Status Write(int64_t start_ns, const std::vector<std::string>& input_paths);
 
  private:
+  Status HasTable(std::string_view schema, std::string_view table, bool* out);
+  Status WriteStats();
+
   storage::Database* out_ = nullptr;
   int64_t inputs_with_rows_ = 0;
+  int64_t inputs_with_stats_ = 0;
   int64_t next_input_ = 0;
 };
 

@@ -14,7 +14,9 @@ const std::vector<std::string> kTables = {"CUPTI_ACTIVITY_KIND_KERNEL",
                                           "ThreadNames",
                                           "TARGET_INFO_GPU",
                                           "TARGET_INFO_SESSION_START_TIME",
-                                          "PROF_SESSION"};
+                                          "PROF_SESSION",
+                                          "PROF_STATS",
+                                          "DIAGNOSTIC_EVENT"};
 
 std::string Kernel(uint32_t pid, int64_t start, int64_t end, int name) {
   const std::string id = std::to_string(name);
@@ -50,6 +52,12 @@ std::string CommonRows(uint32_t pid, int rank, int64_t start_ns, int step, int m
          std::to_string(duration) + "'), ('dropped_records', '" + std::to_string(dropped) +
          "'), ('utc_epoch_ns_at_start', '" + std::to_string(start_ns) +
          "');"
+         "INSERT INTO PROF_STATS VALUES ('dropped_records', 'data_loss', " +
+         std::to_string(dropped) +
+         ", 'records were dropped'), ('unknown_records', 'error', 1, 'unknown kinds');"
+         "INSERT INTO DIAGNOSTIC_EVENT VALUES (40, 2, 2, 2, 'prof lost records', " +
+         std::to_string(storage::GlobalPid(pid)) +
+         ");"
          "CREATE TABLE MPI_RANKS (globalTid INTEGER NOT NULL, rank INTEGER NOT NULL);"
          "INSERT INTO MPI_RANKS VALUES (" +
          tid + ", " + std::to_string(rank) + ");";

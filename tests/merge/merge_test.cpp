@@ -85,6 +85,12 @@ TEST_CASE("merge puts every report on the earliest session start", "[merge]") {
              {"utc_epoch_ns_at_start", "1000000000"},
              {"merged_from", merged.rank0},
              {"merged_from", merged.rank1}});
+  // Each data-problem counter once, summed; each report's problems at their merged times.
+  CHECK(QueryRows(out, "SELECT name, severity, value FROM PROF_STATS") ==
+        Rows{{"dropped_records", "data_loss", "5"}, {"unknown_records", "error", "2"}});
+  CHECK(QueryRows(out, "SELECT timestamp, text, globalPid FROM DIAGNOSTIC_EVENT ORDER BY timestamp") ==
+        Rows{{"40", "prof lost records", std::to_string(storage::GlobalPid(100))},
+             {"540", "prof lost records", std::to_string(storage::GlobalPid(200))}});
 }
 
 TEST_CASE("merge keeps processes and ranks and describes shared rows once", "[merge]") {
