@@ -37,10 +37,10 @@ namespace prof::collector {
 
 // Data problems CudaTracker met; the collector may report them with the session.
 struct CudaTrackerStats {
-  uint64_t malformed_records = 0;       // values prof cannot read (graph event kind, memory op)
-  uint64_t unnamed_api_calls = 0;       // API calls whose (domain, cbid) was never named
-  uint64_t unnamed_kernels = 0;         // kernels whose name id was never sent
-  uint64_t unmatched_graph_traces = 0;  // written with graphExecId = graphId
+  uint64_t malformed_records = 0;        // values prof cannot read (graph event kind, memory op)
+  uint64_t unnamed_api_calls = 0;        // API calls whose (domain, cbid) was never named
+  uint64_t unnamed_kernels = 0;          // kernels whose name id was never sent
+  uint64_t unmatched_graph_traces = 0;   // written with graphExecId = graphId
   uint64_t malformed_python_stacks = 0;  // stack texts that did not parse (frames before kept)
 };
 
@@ -133,10 +133,10 @@ class CudaTracker {
   void WriteStreamOnce(const storage::CudaStreamRow& row);
 
   storage::ReportWriter* writer_;
-  std::unordered_map<uint64_t, StreamState> streams_;  // by ProcessStream::stream_id
-  std::set<uint32_t> written_gpus_;                                      // device ids
-  std::set<std::pair<uint32_t, uint32_t>> written_devices_;              // (pid, device id)
-  std::set<std::pair<uint32_t, uint32_t>> written_contexts_;             // (pid, context id)
+  std::unordered_map<uint64_t, StreamState> streams_;         // by ProcessStream::stream_id
+  std::set<uint32_t> written_gpus_;                           // device ids
+  std::set<std::pair<uint32_t, uint32_t>> written_devices_;   // (pid, device id)
+  std::set<std::pair<uint32_t, uint32_t>> written_contexts_;  // (pid, context id)
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> written_streams_;  // (pid, context, stream)
   bool tracing_started_ = false;
   int64_t next_callchain_id_ = 1;

@@ -20,36 +20,36 @@ enum class ProblemSeverity { kDataLoss, kError, kInfo };
 enum class ProblemScope { kPerProcess, kSession };
 
 // X(id, name, severity, scope, meaning): `meaning` reads after the count ("3 records ...").
-#define PROF_DATA_PROBLEMS(X)                                                                      \
-  X(kDroppedRecords, "dropped_records", kDataLoss, kPerProcess,                                    \
+#define PROF_DATA_PROBLEMS(X)                                                                     \
+  X(kDroppedRecords, "dropped_records", kDataLoss, kPerProcess,                                   \
     "records were dropped in the program: its threads' rings were full (prof could not keep up)") \
-  X(kTornRecords, "torn_records", kDataLoss, kPerProcess,                                          \
+  X(kTornRecords, "torn_records", kDataLoss, kPerProcess,                                         \
     "records were cut by the death of the process writing them")                                  \
-  X(kBrokenStreams, "broken_streams", kDataLoss, kPerProcess,                                      \
+  X(kBrokenStreams, "broken_streams", kDataLoss, kPerProcess,                                     \
     "process streams were rejected or cut short, or a process's records could not be read")       \
-  X(kCudaDroppedRecords, "cuda_dropped_records", kDataLoss, kSession,                              \
+  X(kCudaDroppedRecords, "cuda_dropped_records", kDataLoss, kSession,                             \
     "GPU activity records were dropped by CUPTI (no buffer available)")                           \
-  X(kUnknownRecords, "unknown_records", kError, kSession,                                          \
+  X(kUnknownRecords, "unknown_records", kError, kSession,                                         \
     "records of kinds this prof does not know were skipped")                                      \
-  X(kMalformedRecords, "malformed_records", kError, kSession,                                      \
+  X(kMalformedRecords, "malformed_records", kError, kSession,                                     \
     "records shorter than their kind's layout were skipped")                                      \
-  X(kNvtxUnreadableRecords, "nvtx_unreadable_records", kError, kSession,                           \
+  X(kNvtxUnreadableRecords, "nvtx_unreadable_records", kError, kSession,                          \
     "NVTX records with values prof cannot read were skipped")                                     \
-  X(kNvtxUnmatchedRangeEnds, "nvtx_unmatched_range_ends", kError, kSession,                        \
+  X(kNvtxUnmatchedRangeEnds, "nvtx_unmatched_range_ends", kError, kSession,                       \
     "NVTX range ends matched no range start and were skipped")                                    \
-  X(kCudaUnreadableRecords, "cuda_unreadable_records", kError, kSession,                           \
+  X(kCudaUnreadableRecords, "cuda_unreadable_records", kError, kSession,                          \
     "CUDA records with values prof cannot read were skipped")                                     \
-  X(kCudaUnnamedApiCalls, "cuda_unnamed_api_calls", kError, kSession,                              \
+  X(kCudaUnnamedApiCalls, "cuda_unnamed_api_calls", kError, kSession,                             \
     "CUDA API calls have no name (their name never arrived)")                                     \
-  X(kCudaUnnamedKernels, "cuda_unnamed_kernels", kError, kSession,                                 \
+  X(kCudaUnnamedKernels, "cuda_unnamed_kernels", kError, kSession,                                \
     "CUDA kernels have no name (their name never arrived)")                                       \
-  X(kCudaUnmatchedGraphTraces, "cuda_unmatched_graph_traces", kError, kSession,                    \
+  X(kCudaUnmatchedGraphTraces, "cuda_unmatched_graph_traces", kError, kSession,                   \
     "CUDA graph launches never met their launch call (graphExecId is the graph's id)")            \
-  X(kPythonStacksUnreadable, "python_stacks_unreadable", kError, kSession,                         \
+  X(kPythonStacksUnreadable, "python_stacks_unreadable", kError, kSession,                        \
     "Python stacks of CUDA calls could not be read whole")                                        \
-  X(kNvtxUnclosedRanges, "nvtx_unclosed_ranges", kInfo, kSession,                                  \
+  X(kNvtxUnclosedRanges, "nvtx_unclosed_ranges", kInfo, kSession,                                 \
     "NVTX ranges were still open when their process ended (written with a NULL end)")             \
-  X(kNvtxRangesEndedByDeath, "nvtx_ranges_ended_by_death", kInfo, kSession,                        \
+  X(kNvtxRangesEndedByDeath, "nvtx_ranges_ended_by_death", kInfo, kSession,                       \
     "NVTX push/pop ranges were open when their process died (they end at its death)")
 
 enum class DataProblem : size_t {

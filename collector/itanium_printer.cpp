@@ -128,21 +128,33 @@ void Printer::Print(NodeId id) {
   if (guard.Stop()) return;
   const Node& node = At(id);
   switch (node.kind) {
-    case NodeKind::kName: out_ += node.text; return;
-    case NodeKind::kAnonymousNamespace: out_ += "<unnamed>"; return;
+    case NodeKind::kName:
+      out_ += node.text;
+      return;
+    case NodeKind::kAnonymousNamespace:
+      out_ += "<unnamed>";
+      return;
     case NodeKind::kNested:
       Print(node.children[0]);
       out_ += "::";
       Print(node.children[1]);
       return;
-    case NodeKind::kTemplate: PrintTemplate(node); return;
-    case NodeKind::kArgumentPack: PrintList(node.children, 0); return;
-    case NodeKind::kTemplateParam: PrintTemplateParam(node); return;
+    case NodeKind::kTemplate:
+      PrintTemplate(node);
+      return;
+    case NodeKind::kArgumentPack:
+      PrintList(node.children, 0);
+      return;
+    case NodeKind::kTemplateParam:
+      PrintTemplateParam(node);
+      return;
     case NodeKind::kAbiTagged:
       Print(node.children[0]);
       out_ += "[abi:" + node.text + "]";
       return;
-    case NodeKind::kOperator: PrintOperatorName(node); return;
+    case NodeKind::kOperator:
+      PrintOperatorName(node);
+      return;
     case NodeKind::kConversion:
       out_ += "operator ";
       Print(node.children[0]);
@@ -172,26 +184,38 @@ void Printer::Print(NodeId id) {
       out_ += "::";
       Print(node.children[1]);
       return;
-    case NodeKind::kEncoding: PrintEncoding(node, false); return;
-    case NodeKind::kMemberFunction: Print(node.children[0]); return;
+    case NodeKind::kEncoding:
+      PrintEncoding(node, false);
+      return;
+    case NodeKind::kMemberFunction:
+      Print(node.children[0]);
+      return;
     case NodeKind::kSpecialName:
       out_ += node.text;
       Print(node.children[0]);
       return;
-    case NodeKind::kPackExpansion: PrintPackExpansion(node); return;
+    case NodeKind::kPackExpansion:
+      PrintPackExpansion(node);
+      return;
     case NodeKind::kDecltype:
       out_ += "decltype (";
       Print(node.children[0]);
       out_ += ')';
       return;
-    case NodeKind::kIntegerLiteral: PrintIntegerLiteral(node, false); return;
+    case NodeKind::kIntegerLiteral:
+      PrintIntegerLiteral(node, false);
+      return;
     case NodeKind::kTypedLiteral:
       out_ += '(';
       Print(node.children[0]);
       out_ += ')' + node.text;
       return;
-    case NodeKind::kExternalName: Print(node.children[0]); return;
-    case NodeKind::kUnaryExpression: PrintUnaryExpression(node); return;
+    case NodeKind::kExternalName:
+      Print(node.children[0]);
+      return;
+    case NodeKind::kUnaryExpression:
+      PrintUnaryExpression(node);
+      return;
     case NodeKind::kBinaryExpression: {
       const bool parenthesize = node.text == ">";  // keeps the '>' from closing the arguments
       if (parenthesize) out_ += '(';
@@ -315,7 +339,8 @@ NodeId Printer::FindPack(NodeId id, int depth) const {
     if (templates_.empty()) return kNoNode;
     const Node& owner = At(templates_.back());
     const size_t index = static_cast<size_t>(node.number) + 1;
-    if (index < owner.children.size() && At(owner.children[index]).kind == NodeKind::kArgumentPack) {
+    if (index < owner.children.size() &&
+        At(owner.children[index]).kind == NodeKind::kArgumentPack) {
       return owner.children[index];
     }
     return kNoNode;
@@ -354,10 +379,17 @@ void Printer::PrintPackExpansion(const Node& node) {
 void Printer::PrintCtorDtorName(NodeId scope) {
   const Node& node = At(scope);
   switch (node.kind) {
-    case NodeKind::kTemplate: PrintCtorDtorName(node.children[0]); return;
-    case NodeKind::kNested: PrintCtorDtorName(node.children[1]); return;
-    case NodeKind::kAbiTagged: PrintCtorDtorName(node.children[0]); return;
-    default: Print(scope);
+    case NodeKind::kTemplate:
+      PrintCtorDtorName(node.children[0]);
+      return;
+    case NodeKind::kNested:
+      PrintCtorDtorName(node.children[1]);
+      return;
+    case NodeKind::kAbiTagged:
+      PrintCtorDtorName(node.children[0]);
+      return;
+    default:
+      Print(scope);
   }
 }
 
@@ -507,8 +539,11 @@ void Printer::PrintTypeLeft(NodeId id) {
       return;
     }
     case NodeKind::kArray:
-    case NodeKind::kFunctionType: PrintTypeLeft(node.children[0]); return;
-    default: Print(type.id());
+    case NodeKind::kFunctionType:
+      PrintTypeLeft(node.children[0]);
+      return;
+    default:
+      Print(type.id());
   }
 }
 
@@ -548,7 +583,8 @@ void Printer::PrintTypeRight(NodeId id) {
       out_ += ')' + node.text;
       PrintTypeRight(node.children[0]);
       return;
-    default: return;
+    default:
+      return;
   }
 }
 

@@ -1,13 +1,13 @@
 #include "collector/kernel_names.h"
 
-#include "collector/itanium_demangler.h"
-
 #include <cxxabi.h>
 
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <utility>
+
+#include "collector/itanium_demangler.h"
 
 namespace prof::collector {
 namespace {

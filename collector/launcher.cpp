@@ -23,7 +23,8 @@ Status CheckCandidate(const std::string& program, const std::string& path) {
   struct stat info;
   if (stat(path.c_str(), &info) != 0) return Status::Error("program not found: " + program);
   if (S_ISDIR(info.st_mode)) return Status::Error("program is a directory: " + program);
-  if (access(path.c_str(), X_OK) != 0) return Status::Error("program is not executable: " + program);
+  if (access(path.c_str(), X_OK) != 0)
+    return Status::Error("program is not executable: " + program);
   return Status::Ok();
 }
 

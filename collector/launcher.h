@@ -18,8 +18,8 @@
 namespace prof::collector {
 
 struct LaunchSpec {
-  std::vector<std::string> argv;         // argv[0] is the program, searched in PATH like a shell
-  std::vector<std::string> environment;  // the child's complete environment, "NAME=value"
+  std::vector<std::string> argv;           // argv[0] is the program, searched in PATH like a shell
+  std::vector<std::string> environment;    // the child's complete environment, "NAME=value"
   std::optional<rlimit> descriptor_limit;  // RLIMIT_NOFILE for the program, when not prof's
 };
 
@@ -56,7 +56,7 @@ class ChildProcess {
  private:
   pid_t pid_ = -1;
   int pidfd_ = -1;
-  int go_fd_ = -1;        // write end: one byte releases the child
+  int go_fd_ = -1;          // write end: one byte releases the child
   int exec_error_fd_ = -1;  // read end: the child's errno when exec failed, EOF when it succeeded
   bool reaped_ = false;
   int exit_code_ = -1;

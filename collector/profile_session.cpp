@@ -371,7 +371,8 @@ bool HasCudaInjection(const std::string& library_dir) {
 Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   const uint64_t session_start = protocol::MonotonicNowNs();
   const int64_t utc_start = UtcNowNs();
-  PROF_ASSIGN_OR_RETURN(std::unique_ptr<SessionServer> server, SessionServer::Listen(session_start));
+  PROF_ASSIGN_OR_RETURN(std::unique_ptr<SessionServer> server,
+                        SessionServer::Listen(session_start));
 
   storage::SessionInfo session;
   LaunchSpec spec;
@@ -380,7 +381,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   const std::string* path_variable = FindVariable(spec.environment, "PATH");
   std::string program;
   PROF_RETURN_IF_ERROR(ResolveProgram(options.command.at(0),
-                                     path_variable ? path_variable->substr(5) : "", &program));
+                                      path_variable ? path_variable->substr(5) : "", &program));
   spec.argv = options.command;
   spec.argv[0] = program;
 

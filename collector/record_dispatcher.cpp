@@ -8,7 +8,8 @@ void RecordDispatcher::Register(protocol::RecordKind kind, size_t min_size, Hand
   entries_.at(static_cast<size_t>(kind)) = {min_size, std::move(handler)};
 }
 
-void RecordDispatcher::Dispatch(const ProcessStream& process, const protocol::RecordHeader& record) {
+void RecordDispatcher::Dispatch(const ProcessStream& process,
+                                const protocol::RecordHeader& record) {
   const auto index = static_cast<size_t>(record.kind);
   if (index >= kMaxKinds || !entries_[index].handler) {
     ++unknown_records_;

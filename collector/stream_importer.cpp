@@ -60,7 +60,7 @@ void StreamImporter::WriteDataProblems(int64_t time) {
   for (const DataProblemSpec& problem : kDataProblems) {
     const uint64_t count = counts[problem.id];
     writer_->Add<storage::kProfStatsTable>({problem.name, SeverityName(problem.severity),
-                                           static_cast<int64_t>(count), problem.meaning});
+                                            static_cast<int64_t>(count), problem.meaning});
     if (count == 0 || problem.severity == ProblemSeverity::kInfo ||
         problem.scope == ProblemScope::kPerProcess) {
       continue;

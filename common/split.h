@@ -14,8 +14,7 @@ template <typename Text>
 std::vector<Text> Split(const Text& text, char separator) {
   std::vector<Text> parts;
   size_t begin = 0;
-  for (size_t at = text.find(separator); at != Text::npos;
-       at = text.find(separator, begin)) {
+  for (size_t at = text.find(separator); at != Text::npos; at = text.find(separator, begin)) {
     parts.push_back(text.substr(begin, at - begin));
     begin = at + 1;
   }

@@ -94,9 +94,10 @@ Status SessionRowsMerger::AddInput(std::string_view schema, int64_t offset_ns) {
   PROF_RETURN_IF_ERROR(HasTable(schema, "PROF_STATS", &has_stats));
   if (has_stats) {
     ++inputs_with_stats_;
-    PROF_RETURN_IF_ERROR(out_->Exec("INSERT INTO temp.merged_stats SELECT name, severity, value, "
-                                    "description FROM " +
-                                    QuoteIdentifier(schema) + ".PROF_STATS"));
+    PROF_RETURN_IF_ERROR(
+        out_->Exec("INSERT INTO temp.merged_stats SELECT name, severity, value, "
+                   "description FROM " +
+                   QuoteIdentifier(schema) + ".PROF_STATS"));
   }
   bool has_table = false;
   PROF_RETURN_IF_ERROR(HasTable(schema, "PROF_SESSION", &has_table));

@@ -34,8 +34,8 @@ std::vector<DataProblem> DataProblems(storage::Database* db) {
   if (!db->Prepare(kDataProblems, &query).ok()) return problems;
   bool has_row = false;
   while (query.Step(&has_row).ok() && has_row) {
-    problems.push_back({std::string(query.ColumnText(0)), query.ColumnInt64(1),
-                        std::string(query.ColumnText(2))});
+    problems.push_back(
+        {std::string(query.ColumnText(0)), query.ColumnInt64(1), std::string(query.ColumnText(2))});
   }
   return problems;
 }

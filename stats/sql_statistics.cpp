@@ -99,7 +99,8 @@ storage::AggregateFactory FactoryOf() {
 
 Status RegisterStatisticsFunctions(storage::Database* db) {
   PROF_RETURN_IF_ERROR(storage::RegisterAggregateFunction(db, "median", 1, FactoryOf<Median>()));
-  PROF_RETURN_IF_ERROR(storage::RegisterAggregateFunction(db, "stdev", 1, FactoryOf<SampleStdDev>()));
+  PROF_RETURN_IF_ERROR(
+      storage::RegisterAggregateFunction(db, "stdev", 1, FactoryOf<SampleStdDev>()));
   return storage::RegisterScalarFunction(db, "round", 2, RoundExactly);
 }
 

@@ -121,7 +121,8 @@ Status Database::OpenReadOnly(const std::string& path, Database* out) {
   std::error_code error;
   const bool has_log = std::filesystem::file_size(path + "-wal", error) > 0 && !error;
   Database db;
-  PROF_RETURN_IF_ERROR(Open(path, ReadOnlyFileUri(path, !has_log), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, &db));
+  PROF_RETURN_IF_ERROR(Open(path, ReadOnlyFileUri(path, !has_log),
+                            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, &db));
   // A report is untrusted input: its own views could run any amount of work (a recursive view
   // that never ends) under a table's name, and its schema must not call prof's SQL functions.
   // Views of the temp schema, prof's own, stay allowed.

@@ -77,8 +77,8 @@ uint64_t ActivityConverter::NameId(const char* name) {
   if (entry->second.sent_from_tid != tid) {
     auto record = Start<protocol::CudaStringRecord>(RecordKind::kCudaString, 0);
     record.string_id = entry->second.id;
-    record.text_length = static_cast<uint32_t>(
-        std::min(entry->first.size(), protocol::kMaxTextLength));
+    record.text_length =
+        static_cast<uint32_t>(std::min(entry->first.size(), protocol::kMaxTextLength));
     sink_->Send(&record.header, sizeof(record), entry->first.data(), record.text_length);
     entry->second.sent_from_tid = tid;
   }

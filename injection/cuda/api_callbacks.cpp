@@ -21,14 +21,16 @@ namespace {
 using protocol::CudaApiDomain;
 
 constexpr size_t kMaxCbid = 1024;
-static_assert(CUPTI_RUNTIME_TRACE_CBID_SIZE <= kMaxCbid && CUPTI_DRIVER_TRACE_CBID_SIZE <= kMaxCbid);
+static_assert(CUPTI_RUNTIME_TRACE_CBID_SIZE <= kMaxCbid &&
+              CUPTI_DRIVER_TRACE_CBID_SIZE <= kMaxCbid);
 constexpr size_t kWords = kMaxCbid / 64;
 
 const CuptiFunctions* g_cupti = nullptr;
 std::atomic<bool> g_recording{false};
 // CUPTI's callback names ("cudaLaunchKernel_v7000": the names nsys stores, with the version suffix
-// that CUpti_CallbackData::functionName lacks) of the recorded functions, filled before any callback.
-// A function enabled only for its sync rows (cudaStreamQuery) has none: its calls are not written.
+// that CUpti_CallbackData::functionName lacks) of the recorded functions, filled before any
+// callback. A function enabled only for its sync rows (cudaStreamQuery) has none: its calls are not
+// written.
 const char* g_names[2][kMaxCbid] = {};
 // The enabled functions whose calls carry the caller's Python stack (--python-backtrace=cuda):
 // those that launch work or can block the thread.
@@ -125,14 +127,15 @@ void OnExit(CudaApiDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackDat
   }
 }
 
-void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain cupti_domain, CUpti_CallbackId cbid,
-                         const void* callback_data) {
+void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain cupti_domain,
+                         CUpti_CallbackId cbid, const void* callback_data) {
   if (!g_recording.load(std::memory_order_relaxed)) return;
   OnProfilerApiCallback(cupti_domain, cbid, callback_data);  // --capture-range=cudaProfilerApi
   if (cupti_domain == CUPTI_CB_DOMAIN_RESOURCE) {
     return OnGraphResource(cbid, *static_cast<const CUpti_ResourceData*>(callback_data));
   }
-  if (cupti_domain != CUPTI_CB_DOMAIN_RUNTIME_API && cupti_domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+  if (cupti_domain != CUPTI_CB_DOMAIN_RUNTIME_API && cupti_domain != CUPTI_CB_DOMAIN_DRIVER_API)
+    return;
   const auto& data = *static_cast<const CUpti_CallbackData*>(callback_data);
   const bool sync_call = SyncRoleOf(cupti_domain, cbid) != SyncRole::kNone;
   if (data.callbackSite == CUPTI_API_ENTER) {
@@ -146,7 +149,7 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain cupti_domain, 
   }
   if (t_depth == 0) return;  // an exit whose entry we missed
   const auto domain = cupti_domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaApiDomain::kRuntime
-                                                                   : CudaApiDomain::kDriver;
+                                                                  : CudaApiDomain::kDriver;
   if (sync_call) {
     OnSyncCallExit(cupti_domain, cbid, data, ReturnValue(domain, data) == 0, t_sync_entry_ns,
                    MonotonicNowNs());

@@ -9,33 +9,74 @@ namespace {
 // Queries of state the runtime caches (called around every PyTorch op, never slow) and set-up calls
 // nsys does not record either (compared on the H200: tests/gpu/run.sh lists API names per side).
 constexpr std::string_view kSkippedRuntimeApis[] = {
-    "cudaDeviceGetAttribute",     "cudaDeviceGetStreamPriorityRange", "cudaDriverGetVersion",
-    "cudaFuncGetAttributes",      "cudaFuncSetAttribute",       "cudaGetSymbolAddress",
+    "cudaDeviceGetAttribute",
+    "cudaDeviceGetStreamPriorityRange",
+    "cudaDriverGetVersion",
+    "cudaFuncGetAttributes",
+    "cudaFuncSetAttribute",
+    "cudaGetSymbolAddress",
     "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
     "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-    "cudaGetDevice",              "cudaGetDeviceCount",         "cudaGetDeviceFlags",
-    "cudaGetErrorName",           "cudaGetErrorString",         "cudaGetLastError",
-    "cudaPeekAtLastError",        "cudaPointerGetAttributes",   "cudaRuntimeGetVersion",
-    "cudaStreamGetCaptureInfo",   "cudaStreamGetDevice",        "cudaStreamGetFlags",
-    "cudaStreamGetId",            "cudaStreamGetPriority",      "cudaThreadExchangeStreamCaptureMode",
-    // Polled in loops: nsys writes its SYNCHRONIZATION row but not the call (H200, cuda_streams.cu);
-    // its callback stays enabled for the row (sync_records.h).
+    "cudaGetDevice",
+    "cudaGetDeviceCount",
+    "cudaGetDeviceFlags",
+    "cudaGetErrorName",
+    "cudaGetErrorString",
+    "cudaGetLastError",
+    "cudaPeekAtLastError",
+    "cudaPointerGetAttributes",
+    "cudaRuntimeGetVersion",
+    "cudaStreamGetCaptureInfo",
+    "cudaStreamGetDevice",
+    "cudaStreamGetFlags",
+    "cudaStreamGetId",
+    "cudaStreamGetPriority",
+    "cudaThreadExchangeStreamCaptureMode",
+    // Polled in loops: nsys writes its SYNCHRONIZATION row but not the call (H200,
+    // cuda_streams.cu); its callback stays enabled for the row (sync_records.h).
     "cudaStreamQuery",
 };
 
 // The driver's equivalents, the context-stack bookkeeping the runtime does on every call, and the
-// driver calls of skipped runtime calls (those become outermost calls when their caller is skipped).
+// driver calls of skipped runtime calls (those become outermost calls when their caller is
+// skipped).
 constexpr std::string_view kSkippedDriverApis[] = {
-    "cuCtxGetApiVersion",  "cuCtxGetCurrent",   "cuCtxGetLimit",         "cuDeviceTotalMem",
-    "cuKernelGetFunction", "cuDevicePrimaryCtxRetain", "cuKernelSetAttribute", "cuLibraryGetGlobal",
-    "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",    "cuCtxGetDevice",        "cuCtxGetFlags",
-    "cuCtxGetId",          "cuCtxGetStreamPriorityRange", "cuCtxPopCurrent", "cuCtxPushCurrent",
-    "cuCtxSetCurrent",     "cuDeviceGet",        "cuDeviceGetAttribute",  "cuDeviceGetCount",
-    "cuDeviceGetName",     "cuDeviceGetUuid",    "cuDevicePrimaryCtxGetState",
-    "cuDriverGetVersion",  "cuFuncGetAttribute", "cuGetErrorName",        "cuGetErrorString",
-    "cuKernelGetAttribute", "cuPointerGetAttribute", "cuPointerGetAttributes",
-    "cuStreamGetCaptureInfo", "cuStreamGetCtx",  "cuStreamGetFlags",      "cuStreamGetId",
-    "cuStreamGetPriority", "cuThreadExchangeStreamCaptureMode", "cuStreamQuery",
+    "cuCtxGetApiVersion",
+    "cuCtxGetCurrent",
+    "cuCtxGetLimit",
+    "cuDeviceTotalMem",
+    "cuKernelGetFunction",
+    "cuDevicePrimaryCtxRetain",
+    "cuKernelSetAttribute",
+    "cuLibraryGetGlobal",
+    "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+    "cuCtxGetDevice",
+    "cuCtxGetFlags",
+    "cuCtxGetId",
+    "cuCtxGetStreamPriorityRange",
+    "cuCtxPopCurrent",
+    "cuCtxPushCurrent",
+    "cuCtxSetCurrent",
+    "cuDeviceGet",
+    "cuDeviceGetAttribute",
+    "cuDeviceGetCount",
+    "cuDeviceGetName",
+    "cuDeviceGetUuid",
+    "cuDevicePrimaryCtxGetState",
+    "cuDriverGetVersion",
+    "cuFuncGetAttribute",
+    "cuGetErrorName",
+    "cuGetErrorString",
+    "cuKernelGetAttribute",
+    "cuPointerGetAttribute",
+    "cuPointerGetAttributes",
+    "cuStreamGetCaptureInfo",
+    "cuStreamGetCtx",
+    "cuStreamGetFlags",
+    "cuStreamGetId",
+    "cuStreamGetPriority",
+    "cuThreadExchangeStreamCaptureMode",
+    "cuStreamQuery",
 };
 
 // CUPTI's names may carry a per-thread-stream suffix too ("_ptsz", "_ptds"): strip it like the
@@ -44,7 +85,8 @@ std::string_view StripSuffix(std::string_view name, std::string_view prefix_of_d
   const size_t at = name.rfind(prefix_of_digits);
   if (at == std::string_view::npos || at == 0) return name;
   const std::string_view rest = name.substr(at + prefix_of_digits.size());
-  const bool digits = std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const bool digits =
+      std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; });
   return digits ? name.substr(0, at) : name;
 }
 

@@ -14,11 +14,13 @@ namespace prof::injection::cuda {
 namespace {
 
 // The soname of the libcupti matching the headers (CUDA 13: libcupti.so.13).
-std::string CuptiSoname() { return "libcupti.so." + std::to_string(CuptiMajor(kBuiltCuptiVersion)); }
+std::string CuptiSoname() {
+  return "libcupti.so." + std::to_string(CuptiMajor(kBuiltCuptiVersion));
+}
 
 bool Resolve(void* handle, CuptiFunctions* out) {
   bool complete = true;
-#define PROF_CUPTI_FUNCTION(name)                                              \
+#define PROF_CUPTI_FUNCTION(name)                                          \
   out->name = reinterpret_cast<decltype(out->name)>(dlsym(handle, #name)); \
   complete = complete && out->name != nullptr;
 #include "injection/cuda/cupti_function_list.h"
@@ -71,7 +73,9 @@ class Search {
     return true;
   }
 
-  void Fail() const { std::snprintf(message_, size_, "no usable libcupti; tried %s", tried_.c_str()); }
+  void Fail() const {
+    std::snprintf(message_, size_, "no usable libcupti; tried %s", tried_.c_str());
+  }
 
  private:
   char* message_;
@@ -94,7 +98,8 @@ bool TryCudaHome(Search* search, const char* variable, CuptiFunctions* out) {
 bool TryWheels(Search* search, CuptiFunctions* out) {
   std::string sites;
   dl_iterate_phdr(CollectSitePackages, &sites);
-  for (size_t begin = 0, end; (end = sites.find('\n', begin)) != std::string::npos; begin = end + 1) {
+  for (size_t begin = 0, end; (end = sites.find('\n', begin)) != std::string::npos;
+       begin = end + 1) {
     const std::string site = sites.substr(begin, end - begin);
     // CUDA 13 wheels share nvidia/cu13/lib; CUDA 12 wheels had one folder per component.
     for (const char* sub : {"nvidia/cu13/lib/", "nvidia/cuda_cupti/lib/"}) {

@@ -103,8 +103,8 @@ struct StreamThenEvent {
   CUstream stream;
   CUevent event;
 };
-#define PROF_SAME_LAYOUT(params, handles, params_event, params_stream)            \
-  static_assert(offsetof(params, params_event) == offsetof(handles, event) &&  \
+#define PROF_SAME_LAYOUT(params, handles, params_event, params_stream)        \
+  static_assert(offsetof(params, params_event) == offsetof(handles, event) && \
                 offsetof(params, params_stream) == offsetof(handles, stream))
 PROF_SAME_LAYOUT(cudaEventRecord_v3020_params, EventThenStream, event, stream);
 PROF_SAME_LAYOUT(cudaEventRecord_ptsz_v7000_params, EventThenStream, event, stream);

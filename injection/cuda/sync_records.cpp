@@ -37,8 +37,8 @@ thread_local uint32_t t_device_id = 0;
 uint32_t DeviceOf(const CUpti_CallbackData& data) {
   if (data.contextUid != t_device_context_uid || data.contextUid == 0) {
     uint32_t device = 0;
-    const bool known =
-        data.context != nullptr && g_cupti->cuptiGetDeviceId(data.context, &device) == CUPTI_SUCCESS;
+    const bool known = data.context != nullptr &&
+                       g_cupti->cuptiGetDeviceId(data.context, &device) == CUPTI_SUCCESS;
     t_device_context_uid = data.contextUid;
     t_device_id = known ? device : 0;
   }
@@ -73,8 +73,9 @@ void KeepSync(const CUpti_CallbackData& data, uint32_t sync_type, uint32_t strea
 
 void StartSyncRecords(const CuptiFunctions* cupti) { g_cupti = cupti; }
 
-void OnSyncCallExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data,
-                    bool succeeded, uint64_t entry_ns, uint64_t exit_ns) {
+void OnSyncCallExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                    const CUpti_CallbackData& data, bool succeeded, uint64_t entry_ns,
+                    uint64_t exit_ns) {
   const SyncCall call = DecodeSyncCall(domain, cbid, data.functionParams);
   // Creations count wherever they happen (the runtime may create events of its own inside other
   // calls); the runtime's exit after its driver call names the same event and counts once.
@@ -115,8 +116,8 @@ void OnSyncCallExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CU
       return;
     }
     case SyncRole::kStreamWaitEvent:
-      return KeepSync(data, kStreamWaitEvent, StreamIdOf(data.context, call), Events().Latest(call.event),
-                      entry_ns, exit_ns);
+      return KeepSync(data, kStreamWaitEvent, StreamIdOf(data.context, call),
+                      Events().Latest(call.event), entry_ns, exit_ns);
     case SyncRole::kStreamSynchronize:
     case SyncRole::kStreamQuery:
       return KeepSync(data, kStreamSynchronize, StreamIdOf(data.context, call), no_event, entry_ns,

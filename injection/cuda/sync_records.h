@@ -26,8 +26,9 @@ void StartSyncRecords(const CuptiFunctions* cupti);
 
 // At the exit of every enabled call with a sync role (sync_call_decoding.h), at any depth, in the
 // order CUPTI reports the exits; `entry_ns` is the call's own entry time.
-void OnSyncCallExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData& data,
-                    bool succeeded, uint64_t entry_ns, uint64_t exit_ns);
+void OnSyncCallExit(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                    const CUpti_CallbackData& data, bool succeeded, uint64_t entry_ns,
+                    uint64_t exit_ns);
 
 // At the exit of the outermost recorded call: sends the row its sync or event call left, under the
 // outermost call's correlation id, and gets ready for the thread's next call.

@@ -3,16 +3,19 @@
 // Contract (in addition to record_format.h's):
 // - Values are CUPTI's own, unconverted: enum values (copy kinds, memory kinds, sync types, launch
 //   types, cache configs, stream flags) are CUPTI's numbering, ids (device, context, stream,
-//   correlation, graph, graph node, grid) are the ones CUPTI assigned in that process. The collector
-//   maps them onto nsys's ENUM_* ids; nothing on this side depends on the report schema.
-// - GPU timestamps are on the stream's clock (CLOCK_MONOTONIC ns): CUPTI is given prof's clock through
+//   correlation, graph, graph node, grid) are the ones CUPTI assigned in that process. The
+//   collector maps them onto nsys's ENUM_* ids; nothing on this side depends on the report schema.
+// - GPU timestamps are on the stream's clock (CLOCK_MONOTONIC ns): CUPTI is given prof's clock
+// through
 //   cuptiActivityRegisterTimestampCallback, so GPU and API times need no calibration.
-// - header.timestamp_ns is the start of the call or GPU operation; header.tid is the thread that made
+// - header.timestamp_ns is the start of the call or GPU operation; header.tid is the thread that
+// made
 //   the API call (API records) or the thread that delivered the CUPTI buffer (GPU records, device,
 //   context and stream records: meaningless there).
 // - Names are sent once and referred to by id: API names as (domain, cbid) by a CudaApiNameRecord
-//   before the first call that uses them, kernel names by a CudaStringRecord before the first kernel
-//   record that uses them. Both are emitted by the thread that emits the records that use them.
+//   before the first call that uses them, kernel names by a CudaStringRecord before the first
+//   kernel record that uses them. Both are emitted by the thread that emits the records that use
+//   them.
 // - A record kind's struct never changes once released; a new field means a new kind.
 #pragma once
 
@@ -128,9 +131,9 @@ struct CudaKernelRecord {
   uint64_t local_memory_total;
   uint32_t cluster_x, cluster_y, cluster_z;
   uint16_t registers_per_thread;
-  uint8_t launch_type;            // CUpti_ActivityLaunchType
-  uint8_t cache_config_requested;  // CUfunc_cache
-  uint8_t cache_config_executed;   // CUfunc_cache
+  uint8_t launch_type;                 // CUpti_ActivityLaunchType
+  uint8_t cache_config_requested;      // CUfunc_cache
+  uint8_t cache_config_executed;       // CUfunc_cache
   uint8_t shared_memory_limit_config;  // CUpti_FuncShmemLimitConfig
   uint8_t is_device_launched;
   uint8_t reserved[5];
@@ -202,11 +205,15 @@ struct CudaGraphLaunchRecord {
 static_assert(sizeof(CudaGraphLaunchRecord) == 24);
 
 // What happened to a CUDA graph, from CUPTI's resource callbacks (nsys's CUDA_GRAPH_EVENTS).
-enum class CudaGraphEventKind : uint32_t { kGraphCreated = 0, kGraphCloned = 1, kGraphExecCreated = 2 };
+enum class CudaGraphEventKind : uint32_t {
+  kGraphCreated = 0,
+  kGraphCloned = 1,
+  kGraphExecCreated = 2
+};
 
-// Sent from the thread that created the graph, at the moment CUPTI reported it (header.timestamp_ns).
-// original_graph_id: the graph a clone was made from; graph_exec_id: the executable graph
-// instantiated from graph_id. Both are kNoGraphId where they do not apply.
+// Sent from the thread that created the graph, at the moment CUPTI reported it
+// (header.timestamp_ns). original_graph_id: the graph a clone was made from; graph_exec_id: the
+// executable graph instantiated from graph_id. Both are kNoGraphId where they do not apply.
 struct CudaGraphEventRecord {
   RecordHeader header;
   CudaGraphEventKind kind;
@@ -266,7 +273,7 @@ struct CudaDeviceRecord {
   uint32_t max_block_dim_x, max_block_dim_y, max_block_dim_z;
   uint32_t max_grid_dim_x, max_grid_dim_y, max_grid_dim_z;
   uint32_t compute_major, compute_minor;
-  uint32_t max_shared_memory_per_block_optin;  // from the driver; 0 when unknown
+  uint32_t max_shared_memory_per_block_optin;         // from the driver; 0 when unknown
   uint32_t pci_domain_id, pci_bus_id, pci_device_id;  // from the driver; 0 when unknown
   uint8_t uuid[16];
   uint32_t text_length;

@@ -1,9 +1,10 @@
-// The one contract between `prof profile` and the code it injects: what to trace and where to send it.
+// The one contract between `prof profile` and the code it injects: what to trace and where to send
+// it.
 //
 // The launcher encodes InjectionSettings into one environment variable (kSettingsEnvVar) of the
 // child; every injected library decodes it from there. Keys are versioned by kSettingsVersion; a
-// library that finds another version, or no variable, stays inert. Decoding allocates nothing, so it
-// is safe inside library constructors that run before malloc is ready to be traced.
+// library that finds another version, or no variable, stays inert. Decoding allocates nothing, so
+// it is safe inside library constructors that run before malloc is ready to be traced.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +38,7 @@ struct InjectionSettings {
   CudaGraphTrace cuda_graph_trace = CudaGraphTrace::kGraph;
   bool cuda_memory_usage = false;  // --cuda-memory-usage: record device allocations and frees
   bool python_backtrace = false;   // --python-backtrace=cuda: Python stacks of CUDA API calls
-  char socket_path[108] = {};  // sun_path of the launcher's listening Unix socket
+  char socket_path[108] = {};      // sun_path of the launcher's listening Unix socket
 
   bool traces(TraceFlag flag) const { return (trace_flags & flag) != 0; }
 };

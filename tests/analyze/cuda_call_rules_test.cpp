@@ -63,9 +63,8 @@ const char* const kRows =
 std::string CallReport(const std::string& name) {
   return stats::test::MakeReport(
       name,
-      {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME",
-       "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-       "ENUM_CUDA_MEM_KIND"},
+      {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY",
+       "CUPTI_ACTIVITY_KIND_MEMSET", "ENUM_CUDA_MEM_KIND"},
       WithIds(kRows) + MemoryKindRows());
 }
 
@@ -165,8 +164,7 @@ TEST_CASE("cuda_api_sync lists synchronizing calls and nvtx= keeps the range's t
 TEST_CASE("a rule whose table the report lacks is skipped with nsys's note", "[analyze][rules]") {
   const std::string report = stats::test::MakeReport(
       "no_memset",
-      {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY",
-       "ENUM_CUDA_MEM_KIND"},
+      {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY", "ENUM_CUDA_MEM_KIND"},
       MemoryKindRows());
   const RuleOutput output = RunRuleOn(report, "cuda_memset_sync");
   CHECK(output.rows.empty());

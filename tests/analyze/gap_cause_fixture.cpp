@@ -7,8 +7,7 @@ namespace prof::analyze::test {
 std::string GapCauseReport(const std::string& name) {
   return stats::test::MakeReport(
       name,
-      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
-       "OSRT_API", "NVTX_EVENTS"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API", "NVTX_EVENTS"},
       KernelRows({{1000, 2000, 0, 7, 1},
                   {10000, 11000, 0, 7, 2},
                   {20000, 21000, 0, 7, 3},

@@ -23,8 +23,7 @@ std::string GapKernels() {
 }
 
 std::string GapReport(const std::string& name, const std::string& extra_sql = "") {
-  return stats::test::MakeReport(name, {"CUPTI_ACTIVITY_KIND_KERNEL"},
-                                 GapKernels() + extra_sql);
+  return stats::test::MakeReport(name, {"CUPTI_ACTIVITY_KIND_KERNEL"}, GapKernels() + extra_sql);
 }
 
 const Row kGap700 = {"1", "700000000", "3000000", "100", "0", "1"};

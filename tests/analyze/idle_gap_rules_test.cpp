@@ -77,9 +77,7 @@ TEST_CASE("the default gap threshold is 5% of the median steady-state step", "[a
   // the threshold is 200 ns. Steady window [2000,10000]: kernels [2100,2200] [2500,2600]
   // [2750,2800] leave gaps of 300 and 150 ns. No launching calls: nothing traced, no thread.
   const std::string report = stats::test::MakeReport(
-      "gap_threshold",
-      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
-       "NVTX_EVENTS"},
+      "gap_threshold", {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"},
       KernelRows({{2100, 2200, 0, 7, 1}, {2500, 2600, 0, 7, 2}, {2750, 2800, 0, 7, 3}}) +
           WithIds("INSERT INTO StringIds VALUES (1, 'kern');"
                   "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId)"

@@ -37,8 +37,7 @@ std::string OverlapReport(const std::string& name) {
           " (100000, 110000, 1, 1, 9, 8, $G1, 100, 1, 1, 2);");
   return stats::test::MakeReport(
       name,
-      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-       "CUPTI_ACTIVITY_KIND_RUNTIME"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_RUNTIME"},
       rows);
 }
 
@@ -89,9 +88,8 @@ std::string LoopReport(const std::string& name, const std::string& extra_sql = "
           "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId,"
           " correlationId, globalPid, bytes, copyKind, srcKind, dstKind) VALUES"
           " (815, 835, 0, 1, 7, 14, $G1, 4, 2, 2, 0), (105, 118, 0, 1, 7, 15, $G1, 4, 1, 1, 2);");
-  std::vector<std::string> tables = {
-      "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-      "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"};
+  std::vector<std::string> tables = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                     "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"};
   tables.insert(tables.end(), extra_tables.begin(), extra_tables.end());
   return stats::test::MakeReport(name, tables, rows + extra_sql);
 }
@@ -123,8 +121,8 @@ TEST_CASE("sync_hotspots names the Python line of each wait", "[analyze][rules][
       " VALUES (1, 20, 21, 0, 500, 0), (1, 22, 23, 0, 42, 1), (2, 22, 23, 0, 47, 0);"
       "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 1 WHERE correlationId IN (11, 12);"
       "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 2 WHERE correlationId = 13;";
-  const RuleOutput output = RunRuleOn(
-      LoopReport("sync_python", stacks, {"CUDA_CALLCHAINS"}), "sync_hotspots:warmup=0");
+  const RuleOutput output =
+      RunRuleOn(LoopReport("sync_python", stacks, {"CUDA_CALLCHAINS"}), "sync_hotspots:warmup=0");
   CHECK(output.rows == TextRows{{"500", "1", "500.0", "500", "0", "100", "1", "", "device sync",
                                  "cudaDeviceSynchronize", ""},
                                 {"200", "1", "200.0", "200", "0", "100", "2", "", "event sync",

@@ -47,8 +47,8 @@ TEST_CASE("summary ranks the findings by recoverable GPU time", "[analyze][rules
 std::string BusyReport(const std::string& name, int64_t copy_end) {
   return stats::test::MakeReport(
       name,
-      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
-       "CUPTI_ACTIVITY_KIND_MEMCPY", "NVTX_EVENTS"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY",
+       "NVTX_EVENTS"},
       KernelRows({{1000, 3000, 0, 7, 1}, {3010, 5000, 0, 7, 2}, {5050, 7000, 0, 7, 3}}) +
           WithIds("INSERT INTO StringIds VALUES (1, 'kern'), (2, 'cudaLaunchKernel_v7000'),"
                   " (3, 'cudaMemcpyAsync_v3020');"
@@ -91,8 +91,8 @@ TEST_CASE("summary names unhidden copies and a GPU-bound step", "[analyze][rules
 std::string HostBlockedReport(const std::string& name) {
   return stats::test::MakeReport(
       name,
-      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
-       "CUPTI_ACTIVITY_KIND_MEMCPY", "NVTX_EVENTS"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY",
+       "NVTX_EVENTS"},
       KernelRows({{1000, 3000, 0, 7, 1}, {3010, 5000, 0, 7, 2}, {5050, 7000, 0, 7, 3}}) +
           WithIds("INSERT INTO StringIds VALUES (1, 'kern'), (2, 'cudaLaunchKernel_v7000'),"
                   " (3, 'cudaMemcpyAsync_v3020'), (4, 'cudaStreamSynchronize_v3020');"
@@ -116,7 +116,8 @@ TEST_CASE("summary names per-step syncs that left no GPU gap but not rarer copie
   // 1000 + 1000 + 500 ns, one per step (3 steps). The pageable copy's call blocked 3000 ns but once
   // in 3 steps: fewer than one per step is left out (reading every N steps is the remedy). The
   // copy [7000,9000] overlaps no kernel: 2000 ns unhidden. Window: the GPU span [1000,9000].
-  const RuleOutput output = RunRuleOn(HostBlockedReport("summary_host_blocked"), "summary:warmup=0");
+  const RuleOutput output =
+      RunRuleOn(HostBlockedReport("summary_host_blocked"), "summary:warmup=0");
   REQUIRE(output.rows.size() == 3);
   CHECK(output.rows[0] == Row{"1", "2500", "833.3", "31.3",
                               "The host was blocked 0.003 ms in 3 stream, device or event syncs,"
@@ -134,8 +135,7 @@ TEST_CASE("summary finds nothing where nothing is wrong", "[analyze][rules]") {
   // Kernels [1000,2000] and [2200,3000]: a 200 ns gap, under the 100 us threshold, yet 10% of the
   // time idle, so not GPU-bound either; no copy.
   const std::string report = stats::test::MakeReport(
-      "summary_nothing",
-      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME"},
+      "summary_nothing", {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME"},
       KernelRows({{1000, 2000, 0, 7, 1}, {2200, 3000, 0, 7, 2}}));
   CHECK(RunRuleOn(report, "summary").rows.empty());
 }

@@ -165,9 +165,20 @@ TEST_CASE("capture range end repeat:N writes one numbered report per captured ra
 TEST_CASE("a repeated capture whose second report cannot be written fails and keeps the first") {
   const std::string dir = MakeTempDir("capture_repeat_fails");
   { std::ofstream(dir + "/run.2.sqlite") << "not mine"; }  // exists, and no -f
-  Strings argv = {ProfBinary(), "profile", "-t", "nvtx,osrt", "-o", dir + "/run", "-c", "nvtx",
-                  "-p", "step", "--capture-range-end=repeat:2", TestProgram("capture_program"),
-                  "ranges", "0"};
+  Strings argv = {ProfBinary(),
+                  "profile",
+                  "-t",
+                  "nvtx,osrt",
+                  "-o",
+                  dir + "/run",
+                  "-c",
+                  "nvtx",
+                  "-p",
+                  "step",
+                  "--capture-range-end=repeat:2",
+                  TestProgram("capture_program"),
+                  "ranges",
+                  "0"};
   CommandResult result = RunCommand(argv);
   INFO(result.err);
   // The program exited 0, but prof failed to write a report: not a success.

@@ -86,20 +86,23 @@ TEST_CASE("a closed stdout costs neither the program's exit code nor the report"
 TEST_CASE("the program keeps the descriptor limit prof got, and prof copes with running out") {
   const std::string dir = MakeTempDir("descriptors");
   // prof raises its own soft limit (one socket per traced process), not the program's.
-  const CommandResult limit = RunCommand(
-      {"bash", "-c", "ulimit -Sn 512; '" + ProfBinary() + "' profile -q -t osrt -o '" + dir +
-                         "/limit' sh -c 'ulimit -Sn'"});
+  const CommandResult limit =
+      RunCommand({"bash", "-c",
+                  "ulimit -Sn 512; '" + ProfBinary() + "' profile -q -t osrt -o '" + dir +
+                      "/limit' sh -c 'ulimit -Sn'"});
   INFO(limit.err);
   CHECK(limit.out == "512\n");
   // With 40 descriptors in all, 60 processes at once cannot all be connected: they wait until
   // others end, and every one of them still reaches the report.
-  const CommandResult crowd = RunCommand(
-      {"bash", "-c", "ulimit -n 40; '" + ProfBinary() + "' profile -t osrt -o '" + dir +
-                         "/crowd' sh -c 'i=0; while [ $i -lt 60 ]; do sleep 0.5 & "
-                         "i=$((i+1)); done; wait'"});
+  const CommandResult crowd =
+      RunCommand({"bash", "-c",
+                  "ulimit -n 40; '" + ProfBinary() + "' profile -t osrt -o '" + dir +
+                      "/crowd' sh -c 'i=0; while [ $i -lt 60 ]; do sleep 0.5 & "
+                      "i=$((i+1)); done; wait'"});
   INFO(crowd.err);
   CHECK(crowd.exit_code == 0);
-  CHECK(crowd.err.find("warning: prof ran out of file descriptors (ulimit -n)") != std::string::npos);
+  CHECK(crowd.err.find("warning: prof ran out of file descriptors (ulimit -n)") !=
+        std::string::npos);
   CHECK(QueryRows(dir + "/crowd.sqlite", "SELECT count(*) FROM PROCESSES") ==
         std::vector<std::vector<std::string>>{{"61"}});
 }
@@ -131,7 +134,8 @@ TEST_CASE("a program that closes every descriptor and reuses the numbers keeps i
   CHECK(result.out == "closed=0\n");  // prof closed none of the program's descriptors
 }
 
-TEST_CASE("a program that puts its own socket on prof's descriptor numbers gets no bytes of prof's") {
+TEST_CASE(
+    "a program that puts its own socket on prof's descriptor numbers gets no bytes of prof's") {
   const std::string report = MakeTempDir("reusesockets") + "/r.sqlite";
   const CommandResult result = Profile(report, {"reusesockets"}, {"-t", "osrt"});
   INFO(result.err);
@@ -139,7 +143,8 @@ TEST_CASE("a program that puts its own socket on prof's descriptor numbers gets 
   // prof sent no records into the program's socket, and read none of the program's bytes.
   CHECK(result.out == "sent=0 kept=1\n");
   // The report is still written, with the program in it.
-  CHECK(QueryRows(report, "SELECT COUNT(*) FROM PROCESSES") == std::vector<std::vector<std::string>>{{"1"}});
+  CHECK(QueryRows(report, "SELECT COUNT(*) FROM PROCESSES") ==
+        std::vector<std::vector<std::string>>{{"1"}});
 }
 
 TEST_CASE("stdin - stdout - stderr and arguments pass through untouched") {
@@ -167,12 +172,15 @@ TEST_CASE("prof's messages go to stderr with the prof: prefix") {
     // No driver: no CUDA program can run here, and prof says why the report has no CUDA rows.
     CHECK(default_trace.err ==
           "prof: warning: CUDA is not traced: this machine has no CUDA driver (libcuda.so.1 "
-          "cannot be loaded); tracing the rest\nprof: report written to " + dir + "/d.sqlite\n");
+          "cannot be loaded); tracing the rest\nprof: report written to " +
+              dir + "/d.sqlite\n");
   }
 #else
   // A build without CUPTI's headers has no libprof_cuda.so: prof says so once.
-  CHECK(default_trace.err == "prof: warning: CUDA tracing is not available in this build; tracing "
-                             "the rest\nprof: report written to " + dir + "/d.sqlite\n");
+  CHECK(default_trace.err ==
+        "prof: warning: CUDA tracing is not available in this build; tracing "
+        "the rest\nprof: report written to " +
+            dir + "/d.sqlite\n");
 #endif
 }
 
@@ -182,8 +190,9 @@ TEST_CASE("CUDA tracing sets CUDA_INJECTION64_PATH and the graph trace mode for 
           {"-q", "--cuda-graph-trace=node", "--cuda-memory-usage=true"});
   const std::string on = SessionValue(dir + "/on.sqlite", "environment_set");
 #ifdef PROF_HAS_CUDA_TRACING
-  CHECK(on.find("CUDA_INJECTION64_PATH=" + fs::path(ProfBinary()).parent_path().parent_path().string() +
-                "/lib/libprof_cuda.so") != std::string::npos);
+  CHECK(on.find(
+            "CUDA_INJECTION64_PATH=" + fs::path(ProfBinary()).parent_path().parent_path().string() +
+            "/lib/libprof_cuda.so") != std::string::npos);
 #else
   CHECK(on.find("CUDA_INJECTION64_PATH") == std::string::npos);
 #endif
@@ -194,10 +203,13 @@ TEST_CASE("CUDA tracing sets CUDA_INJECTION64_PATH and the graph trace mode for 
   CHECK(off.find(";cuda_graph_trace=0;cuda_memory_usage=0;") != std::string::npos);
 }
 
-TEST_CASE("the -e option sets variables in the program's environment and the report lists what prof set") {
+TEST_CASE(
+    "the -e option sets variables in the program's environment and the report lists what prof "
+    "set") {
   const std::string dir = MakeTempDir("env");
   const std::string report = dir + "/env.sqlite";
-  CommandResult result = Profile(report, {"env", "PROF_TEST_VALUE"}, {"-q", "-e", "PROF_TEST_VALUE=a b"});
+  CommandResult result =
+      Profile(report, {"env", "PROF_TEST_VALUE"}, {"-q", "-e", "PROF_TEST_VALUE=a b"});
   CHECK(result.out == "a b\n");
   const std::string set = SessionValue(report, "environment_set");
   CHECK(set.find("PROF_TEST_VALUE=a b") != std::string::npos);
@@ -239,7 +251,8 @@ TEST_CASE("the report names the process and leaves no temporary file behind") {
   const std::string dir = MakeTempDir("process_row");
   const std::string report = dir + "/p.sqlite";
   REQUIRE(Profile(report, {"exit", "0"}).exit_code == 0);
-  auto rows = QueryRows(report, "SELECT name, globalPid = ((1 << 48) | (pid << 24)) FROM PROCESSES");
+  auto rows =
+      QueryRows(report, "SELECT name, globalPid = ((1 << 48) | (pid << 24)) FROM PROCESSES");
   REQUIRE(rows.size() == 1);
   CHECK(rows[0] == std::vector<std::string>{"behaviour_progr", "1"});  // /proc comm: 15 chars
   std::vector<std::string> files;
@@ -294,7 +307,8 @@ TEST_CASE("bad input gives one clear line and a non-zero exit and overwrites not
                        " already exists; use --force-overwrite=true to replace it\n");
     CHECK(r.out.empty());  // the program never ran
     CHECK(ReadFile(existing) == "precious");
-    CommandResult forced = RunCommand({prof, "profile", "-q", "-f", "true", "-o", existing, program, "exit", "0"});
+    CommandResult forced =
+        RunCommand({prof, "profile", "-q", "-f", "true", "-o", existing, program, "exit", "0"});
     CHECK(forced.exit_code == 0);
     CHECK(ReadFile(existing).rfind("SQLite format 3", 0) == 0);
   }
@@ -313,7 +327,8 @@ TEST_CASE("bad input gives one clear line and a non-zero exit and overwrites not
     }
   }
   SECTION("missing output directory") {
-    CommandResult r = RunCommand({prof, "profile", "-o", dir + "/no/such/dir/r", program, "echo"}, "x");
+    CommandResult r =
+        RunCommand({prof, "profile", "-o", dir + "/no/such/dir/r", program, "echo"}, "x");
     CHECK(r.exit_code == 1);
     CHECK(r.err.rfind("prof: error: ", 0) == 0);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);

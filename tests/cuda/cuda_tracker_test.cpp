@@ -75,8 +75,7 @@ class CudaHarness {
   collector::RecordDispatcher dispatcher_;
 };
 
-void FeedApiName(CudaHarness* harness, CudaApiDomain domain, uint32_t cbid,
-                 std::string_view name) {
+void FeedApiName(CudaHarness* harness, CudaApiDomain domain, uint32_t cbid, std::string_view name) {
   auto record = Make<protocol::CudaApiNameRecord>(RecordKind::kCudaApiName);
   record.domain = domain;
   record.cbid = cbid;
@@ -175,14 +174,15 @@ TEST_CASE("cuda_tracker writes kernels with nsys's names and enum ids", "[cuda][
             "localMemoryPerThread, localMemoryTotal, gridId, sharedMemoryExecuted, "
             "quote(graphNodeId), sharedMemoryLimitConfig FROM CUPTI_ACTIVITY_KIND_KERNEL "
             "ORDER BY start") ==
-        Rows{{"10000", "11000", "0", "1", "0", "7", "157", kGlobalPid, "1", "1", "44", "1056", "1",
-              "1", "256", "1", "1", "16", "18816", "8", "155713536", "1", "32768", "NULL", "0"},
-             {"12000", "13000", "0", "1", "0", "13", "160", kGlobalPid, "2", "1", "44", "1056",
-              "1", "1", "256", "1", "1", "16", "18816", "8", "155713536", "2", "32768", "77",
-              "1"},
-             {"14000", "13000", "0", "1", "0", "13", "160", kGlobalPid, "0", "NULL", "44", "1056",
-              "1", "1", "256", "1", "1", "16", "18816", "8", "155713536", "2", "32768", "77",
-              "1"}});
+        Rows{{"10000", "11000", "0",         "1", "0",     "7",    "157", kGlobalPid, "1",
+              "1",     "44",    "1056",      "1", "1",     "256",  "1",   "1",        "16",
+              "18816", "8",     "155713536", "1", "32768", "NULL", "0"},
+             {"12000", "13000", "0",         "1", "0",     "13",  "160", kGlobalPid, "2",
+              "1",     "44",    "1056",      "1", "1",     "256", "1",   "1",        "16",
+              "18816", "8",     "155713536", "2", "32768", "77",  "1"},
+             {"14000", "13000", "0",         "1", "0",     "13",  "160", kGlobalPid, "0",
+              "NULL",  "44",    "1056",      "1", "1",     "256", "1",   "1",        "16",
+              "18816", "8",     "155713536", "2", "32768", "77",  "1"}});
   CHECK(harness.Query("SELECT m.value, d.value, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
                       "JOIN StringIds m ON m.id = k.mangledName JOIN StringIds d ON "
                       "d.id = k.demangledName JOIN StringIds s ON s.id = k.shortName "
@@ -209,9 +209,9 @@ TEST_CASE("cuda_tracker maps memcpy and memset kinds onto nsys's ids", "[cuda][t
   copy.operation = Operation(3000, 7, 701);
   copy.bytes = 4194304;
   copy.copy_count = 1;
-  copy.copy_kind = 1;  // HtoD
-  copy.src_kind = 1;   // CUPTI pageable
-  copy.dst_kind = 3;   // CUPTI device
+  copy.copy_kind = 1;      // HtoD
+  copy.src_kind = 1;       // CUPTI pageable
+  copy.dst_kind = 3;       // CUPTI device
   copy.src_device_id = 5;  // ignored: not a peer copy
   harness.Feed(copy);
   copy.header.timestamp_ns = 4000;
@@ -239,10 +239,11 @@ TEST_CASE("cuda_tracker maps memcpy and memset kinds onto nsys's ids", "[cuda][t
             "quote(srcDeviceId), quote(srcContextId), quote(dstDeviceId), quote(dstContextId), "
             "quote(migrationCause), quote(graphNodeId), quote(virtualAddress), copyCount "
             "FROM CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY start") ==
-        Rows{{"1000", "2000", "0", "1", "0", "7", "701", kGlobalPid, "4194304", "1", "NULL", "0",
-              "2", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "1"},
-             {"3000", "4000", "0", "1", "0", "7", "702", kGlobalPid, "4194304", "10", "NULL", "2",
-              "7", "0", "1", "1", "2", "NULL", "9", "NULL", "1"}});
+        Rows{{"1000",     "2000",    "0",    "1",    "0",    "7",    "701",
+              kGlobalPid, "4194304", "1",    "NULL", "0",    "2",    "NULL",
+              "NULL",     "NULL",    "NULL", "NULL", "NULL", "NULL", "1"},
+             {"3000", "4000", "0", "1", "0", "7", "702",  kGlobalPid, "4194304", "10", "NULL",
+              "2",    "7",    "0", "1", "1", "2", "NULL", "9",        "NULL",    "1"}});
   CHECK(harness.Query("SELECT start, end, deviceId, contextId, greenContextId, streamId, "
                       "correlationId, globalPid, value, bytes, quote(graphNodeId), memKind "
                       "FROM CUPTI_ACTIVITY_KIND_MEMSET ORDER BY start") ==
@@ -281,8 +282,8 @@ TEST_CASE("cuda_tracker writes syncs as nsys does: stream syncs as syncType 2, u
   CHECK(harness.Query("SELECT start, end, deviceId, contextId, quote(greenContextId), streamId, "
                       "correlationId, globalPid, quote(deprecatedSyncType), syncType, eventId, "
                       "eventSyncId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION ORDER BY start") ==
-        Rows{{"1000", "1500", "3", "4", "NULL", "7", "702", kGlobalPid, "NULL", "2",
-              "4294967295", "4294967295"},
+        Rows{{"1000", "1500", "3", "4", "NULL", "7", "702", kGlobalPid, "NULL", "2", "4294967295",
+              "4294967295"},
              {"2000", "2100", "0", "1", "NULL", "7", "702", kGlobalPid, "NULL", "2", "19", "1"},
              {"3000", "3000", "0", "1", "NULL", "7", "702", kGlobalPid, "NULL", "0", "19", "1"}});
 }
@@ -383,7 +384,8 @@ TEST_CASE("cuda_tracker writes graph creations clones and instantiations", "[cud
              {"1500", "1500", "96", tid, "Graph Clone", "4", "1", "NULL"},
              {"2000", "2000", "94", tid, "GraphExec Creation", "1", "NULL", "2"}});
   CHECK(harness.tracker().stats().malformed_records == 1);
-  CHECK(harness.Query("SELECT name FROM ENUM_NSYS_EVENT_CLASS WHERE id IN (94, 95, 96) ORDER BY id") ==
+  CHECK(harness.Query(
+            "SELECT name FROM ENUM_NSYS_EVENT_CLASS WHERE id IN (94, 95, 96) ORDER BY id") ==
         Rows{{"TRACE_PROCESS_EVENT_CUDA_GRAPHEXEC_CREATION"},
              {"TRACE_PROCESS_EVENT_CUDA_GRAPH_CREATION"},
              {"TRACE_PROCESS_EVENT_CUDA_GRAPH_CLONE"}});
@@ -500,17 +502,53 @@ TEST_CASE("cuda_tracker writes each GPU device context and stream once", "[cuda]
   harness.Feed(stream);
   harness.Finish();
   CHECK(harness.Query("SELECT * FROM TARGET_INFO_GPU") ==
-        Rows{{"281474976710656", "0", "NVIDIA H200", "0000:00:06.0", "NULL", "62914560",
-              "150109880320", "4814304000000", "1980000000", "132", "NULL",
-              "3470b7d7-b3b9-4392-308a-3d572bf4a342", "NULL", "NULL", "0", "NULL", "NULL", "NULL",
-              "NULL", "65536", "0",
-              "65536", "49152", "232448", "233472", "65536", "32", "3", "64", "32", "1024",
-              "1024", "1024", "64", "2147483647", "65535", "65535", "9", "0", "9", "0"}});
+        Rows{{"281474976710656",
+              "0",
+              "NVIDIA H200",
+              "0000:00:06.0",
+              "NULL",
+              "62914560",
+              "150109880320",
+              "4814304000000",
+              "1980000000",
+              "132",
+              "NULL",
+              "3470b7d7-b3b9-4392-308a-3d572bf4a342",
+              "NULL",
+              "NULL",
+              "0",
+              "NULL",
+              "NULL",
+              "NULL",
+              "NULL",
+              "65536",
+              "0",
+              "65536",
+              "49152",
+              "232448",
+              "233472",
+              "65536",
+              "32",
+              "3",
+              "64",
+              "32",
+              "1024",
+              "1024",
+              "1024",
+              "64",
+              "2147483647",
+              "65535",
+              "65535",
+              "9",
+              "0",
+              "9",
+              "0"}});
   CHECK(harness.Query("SELECT * FROM TARGET_INFO_CUDA_DEVICE") == Rows{{"0", "0", "490"}});
   CHECK(harness.Query("SELECT * FROM TARGET_INFO_CUDA_CONTEXT_INFO") ==
         Rows{{"7", "0", "1", "490", "0", "1", "0", "0"}});
-  CHECK(harness.Query("SELECT * FROM TARGET_INFO_CUDA_STREAM ORDER BY streamId") ==
-        Rows{{"7", "0", "1", "490", "1", "0", "3"}, {"13", "0", "1", "490", "1", "4294967293", "2"}});
+  CHECK(
+      harness.Query("SELECT * FROM TARGET_INFO_CUDA_STREAM ORDER BY streamId") ==
+      Rows{{"7", "0", "1", "490", "1", "0", "3"}, {"13", "0", "1", "490", "1", "4294967293", "2"}});
 }
 
 TEST_CASE("cuda_tracker collects set-up failures and CUPTI drops", "[cuda][tracker]") {

@@ -42,8 +42,7 @@ std::vector<std::string> CorpusNames() {
   return names;
 }
 
-TEST_CASE("itanium demangler agrees with __cxa_demangle on the library corpus",
-          "[cuda][names]") {
+TEST_CASE("itanium demangler agrees with __cxa_demangle on the library corpus", "[cuda][names]") {
   const std::vector<std::string> names = CorpusNames();
   REQUIRE(names.size() > 3000);
   size_t disagreements = 0;
@@ -76,7 +75,8 @@ TEST_CASE("itanium demangler prints return types of functions that scope local n
         "void a::f<int>(T1)::[lambda() (instance 1)]::operator ()() const");
   CHECK(Substituted(lambda_in_template) ==
         "a::f<int>(int)::[lambda() (instance 1)]::operator ()() const");
-  CHECK(Nsys("_ZZ1gvENKUlfE0_clEf") == "g()::[lambda(float) (instance 2)]::operator ()(float) const");
+  CHECK(Nsys("_ZZ1gvENKUlfE0_clEf") ==
+        "g()::[lambda(float) (instance 2)]::operator ()(float) const");
 }
 
 TEST_CASE("itanium demangler spells names like nsys", "[cuda][names]") {
@@ -93,7 +93,8 @@ TEST_CASE("itanium demangler spells names like nsys", "[cuda][names]") {
   CHECK(Nsys("_ZN1AmlERKS_") == "A::operator *(const A &)");
   CHECK(Nsys("_ZN1AltIiEEbv") == "bool A::operator< <int>()");
   CHECK(Nsys("_ZN1AcviEv") == "A::operator int()");
-  CHECK(Nsys("_ZNKSt6vectorIiSaIiEE4sizeEv") == "std::vector<int, std::allocator<int>>::size() const");
+  CHECK(Nsys("_ZNKSt6vectorIiSaIiEE4sizeEv") ==
+        "std::vector<int, std::allocator<int>>::size() const");
   CHECK(Nsys("_ZNSsC1Ev") ==
         "std::basic_string<char, std::char_traits<char>, std::allocator<char>>::basic_string()");
   CHECK(Nsys("_Z1fSsSoSd") == "f(std::string, std::ostream, std::iostream)");
@@ -102,8 +103,7 @@ TEST_CASE("itanium demangler spells names like nsys", "[cuda][names]") {
 
 TEST_CASE("itanium demangler spells declarators like nsys", "[cuda][names]") {
   CHECK(Nsys("_Z1fPFviEPA4_iRA2_A3_c") == "f(void (*)(int), int (*) [4], char (&) [2][3])");
-  CHECK(Nsys("_Z1fM1AFviEM1AKFvvEM1Ai") ==
-        "f(void (A::*)(int), void (A::*)() const, int A::*)");
+  CHECK(Nsys("_Z1fM1AFviEM1AKFvvEM1Ai") == "f(void (A::*)(int), void (A::*)() const, int A::*)");
   CHECK(Nsys("_Z1fPKcPKPKcRKPc") == "f(const char *, const char *const *, char *const &)");
   CHECK(Nsys("_Z1fOiPPi") == "f(int &&, int **)");
   CHECK(Nsys("_Z1fIiEPFvvEv") == "void (*f<int>())()");
@@ -116,8 +116,7 @@ TEST_CASE("itanium demangler collapses references to reference arguments", "[cud
   CHECK(Nsys("_Z1fIRiEvOT_") == "void f<int &>(T1 &&)");
 }
 
-TEST_CASE("itanium demangler rejects malformed names without reading past them",
-          "[cuda][names]") {
+TEST_CASE("itanium demangler rejects malformed names without reading past them", "[cuda][names]") {
   const std::string name =
       "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEE"
       "viT0_T1_";
@@ -129,8 +128,8 @@ TEST_CASE("itanium demangler rejects malformed names without reading past them",
   CHECK_FALSE(DemangleItanium("_Z1fS_", DemangleStyle::kNsys).has_value());
   CHECK_FALSE(DemangleItanium("_Z1fT_", DemangleStyle::kSubstituted).has_value());
   CHECK_FALSE(DemangleItanium("_Z999999f", DemangleStyle::kNsys).has_value());
-  CHECK_FALSE(DemangleItanium("_Z1f" + std::string(100000, 'P') + "i", DemangleStyle::kNsys)
-                  .has_value());
+  CHECK_FALSE(
+      DemangleItanium("_Z1f" + std::string(100000, 'P') + "i", DemangleStyle::kNsys).has_value());
   // Each S<n>_ doubles the output: it stops at its size limit instead of running out of memory.
   std::string doubling = "_Z1fIiEvPT_";
   for (int i = 0; i < 40; ++i) doubling += "S" + std::to_string(i) + "_";

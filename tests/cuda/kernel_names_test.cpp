@@ -17,72 +17,73 @@ struct NsysKernelName {
 // Every distinct kernel name of torch_mix.sqlite.
 const NsysKernelName kTorchMixNames[] = {
     {// distribution_elementwise_grid_stride_kernel
-        "_ZN2at6native54_GLOBAL__N__d8ceb000_21_DistributionNormal_cu_0c5b6e8543distribution_elem"
-        "entwise_grid_stride_kernelIfLi4EZNS0_9templates4cuda20normal_and_transformIffPNS_17CUDAG"
-        "eneratorImplEZZZNS4_13normal_kernelIS7_EEvRKNS_10TensorBaseEddT_ENKUlvE_clEvENKUlvE0_clE"
-        "vEUlfE_EEvRNS_18TensorIteratorBaseET1_T2_EUlP24curandStatePhilox4_32_10E0_ZNS1_27distrib"
-        "ution_nullary_kernelIff6float4S7_SM_SF_EEvSH_SJ_RKT3_T4_EUlifE_EEvlNS_15PhiloxCudaStateE"
-        "SI_SJ_",
-        "void at::native::<unnamed>::distribution_elementwise_grid_stride_kernel<float, (int)4, v"
-        "oid at::native::templates::cuda::normal_and_transform<float, float, at::CUDAGeneratorImp"
-        "l *, void at::native::templates::cuda::normal_kernel<at::CUDAGeneratorImpl *>(const at::"
-        "TensorBase &, double, double, T1)::[lambda() (instance 1)]::operator ()() const::[lambda"
-        "() (instance 2)]::operator ()() const::[lambda(float) (instance 1)]>(at::TensorIteratorB"
-        "ase &, T3, T4)::[lambda(curandStatePhilox4_32_10 *) (instance 2)], void at::native::<unn"
-        "amed>::distribution_nullary_kernel<float, float, float4, at::CUDAGeneratorImpl *, void a"
-        "t::native::templates::cuda::normal_and_transform<float, float, at::CUDAGeneratorImpl *, "
-        "void at::native::templates::cuda::normal_kernel<at::CUDAGeneratorImpl *>(const at::Tenso"
-        "rBase &, double, double, T1)::[lambda() (instance 1)]::operator ()() const::[lambda() (i"
-        "nstance 2)]::operator ()() const::[lambda(float) (instance 1)]>(at::TensorIteratorBase &"
-        ", T3, T4)::[lambda(curandStatePhilox4_32_10 *) (instance 2)], void at::native::templates"
-        "::cuda::normal_kernel<at::CUDAGeneratorImpl *>(const at::TensorBase &, double, double, T"
-        "1)::[lambda() (instance 1)]::operator ()() const::[lambda() (instance 2)]::operator ()()"
-        " const::[lambda(float) (instance 1)]>(at::TensorIteratorBase &, T4, const T5 &, T6)::[la"
-        "mbda(int, float) (instance 1)]>(long, at::PhiloxCudaState, T3, T4)",
-        "distribution_elementwise_grid_stride_kernel"},
+     "_ZN2at6native54_GLOBAL__N__d8ceb000_21_DistributionNormal_cu_0c5b6e8543distribution_elem"
+     "entwise_grid_stride_kernelIfLi4EZNS0_9templates4cuda20normal_and_transformIffPNS_17CUDAG"
+     "eneratorImplEZZZNS4_13normal_kernelIS7_EEvRKNS_10TensorBaseEddT_ENKUlvE_clEvENKUlvE0_clE"
+     "vEUlfE_EEvRNS_18TensorIteratorBaseET1_T2_EUlP24curandStatePhilox4_32_10E0_ZNS1_27distrib"
+     "ution_nullary_kernelIff6float4S7_SM_SF_EEvSH_SJ_RKT3_T4_EUlifE_EEvlNS_15PhiloxCudaStateE"
+     "SI_SJ_",
+     "void at::native::<unnamed>::distribution_elementwise_grid_stride_kernel<float, (int)4, v"
+     "oid at::native::templates::cuda::normal_and_transform<float, float, at::CUDAGeneratorImp"
+     "l *, void at::native::templates::cuda::normal_kernel<at::CUDAGeneratorImpl *>(const at::"
+     "TensorBase &, double, double, T1)::[lambda() (instance 1)]::operator ()() const::[lambda"
+     "() (instance 2)]::operator ()() const::[lambda(float) (instance 1)]>(at::TensorIteratorB"
+     "ase &, T3, T4)::[lambda(curandStatePhilox4_32_10 *) (instance 2)], void at::native::<unn"
+     "amed>::distribution_nullary_kernel<float, float, float4, at::CUDAGeneratorImpl *, void a"
+     "t::native::templates::cuda::normal_and_transform<float, float, at::CUDAGeneratorImpl *, "
+     "void at::native::templates::cuda::normal_kernel<at::CUDAGeneratorImpl *>(const at::Tenso"
+     "rBase &, double, double, T1)::[lambda() (instance 1)]::operator ()() const::[lambda() (i"
+     "nstance 2)]::operator ()() const::[lambda(float) (instance 1)]>(at::TensorIteratorBase &"
+     ", T3, T4)::[lambda(curandStatePhilox4_32_10 *) (instance 2)], void at::native::templates"
+     "::cuda::normal_kernel<at::CUDAGeneratorImpl *>(const at::TensorBase &, double, double, T"
+     "1)::[lambda() (instance 1)]::operator ()() const::[lambda() (instance 2)]::operator ()()"
+     " const::[lambda(float) (instance 1)]>(at::TensorIteratorBase &, T4, const T5 &, T6)::[la"
+     "mbda(int, float) (instance 1)]>(long, at::PhiloxCudaState, T3, T4)",
+     "distribution_elementwise_grid_stride_kernel"},
     {// sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas
-        "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma_aligna4"
-        "_alignc4_execute_kernel__5x_cublas",
-        "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma_aligna4"
-        "_alignc4_execute_kernel__5x_cublas",
-        "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas"},
+     "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma_aligna4"
+     "_alignc4_execute_kernel__5x_cublas",
+     "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma_aligna4"
+     "_alignc4_execute_kernel__5x_cublas",
+     "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x64x8_stage3_warpsize2x2x1_ffma_aligna4_"
+     "alignc4_execute_kernel__5x_cublas"},
     {// vectorized_elementwise_kernel
-        "_ZN2at6native29vectorized_elementwise_kernelILi4EZZZNS0_49_GLOBAL__N__d2ba64fb_16_Tensor"
-        "Compare_cu_71e06f4e19launch_clamp_scalarERNS_18TensorIteratorBaseEN3c106ScalarES6_NS0_6d"
-        "etail11ClampLimitsEENKUlvE_clEvENKUlvE5_clEvEUlfE_St5arrayIPcLm2EEEEviT0_T1_",
-        "void at::native::vectorized_elementwise_kernel<(int)4, at::native::<unnamed>::launch_cla"
-        "mp_scalar(at::TensorIteratorBase &, c10::Scalar, c10::Scalar, at::native::detail::ClampL"
-        "imits)::[lambda() (instance 1)]::operator ()() const::[lambda() (instance 7)]::operator "
-        "()() const::[lambda(float) (instance 1)], std::array<char *, (unsigned long)2>>(int, T2,"
-        " T3)",
-        "vectorized_elementwise_kernel"},
+     "_ZN2at6native29vectorized_elementwise_kernelILi4EZZZNS0_49_GLOBAL__N__d2ba64fb_16_Tensor"
+     "Compare_cu_71e06f4e19launch_clamp_scalarERNS_18TensorIteratorBaseEN3c106ScalarES6_NS0_6d"
+     "etail11ClampLimitsEENKUlvE_clEvENKUlvE5_clEvEUlfE_St5arrayIPcLm2EEEEviT0_T1_",
+     "void at::native::vectorized_elementwise_kernel<(int)4, at::native::<unnamed>::launch_cla"
+     "mp_scalar(at::TensorIteratorBase &, c10::Scalar, c10::Scalar, at::native::detail::ClampL"
+     "imits)::[lambda() (instance 1)]::operator ()() const::[lambda() (instance 7)]::operator "
+     "()() const::[lambda(float) (instance 1)], std::array<char *, (unsigned long)2>>(int, T2,"
+     " T3)",
+     "vectorized_elementwise_kernel"},
     {// vectorized_elementwise_kernel
-        "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEE"
-        "viT0_T1_",
-        "void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<float>, s"
-        "td::array<char *, (unsigned long)1>>(int, T2, T3)",
-        "vectorized_elementwise_kernel"},
+     "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEE"
+     "viT0_T1_",
+     "void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<float>, s"
+     "td::array<char *, (unsigned long)1>>(int, T2, T3)",
+     "vectorized_elementwise_kernel"},
     {// vectorized_elementwise_kernel
-        "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_13BinaryFunctorIfffNS0_15binary_int"
-        "ernal10MulFunctorIfEEEESt5arrayIPcLm3EEEEviT0_T1_",
-        "void at::native::vectorized_elementwise_kernel<(int)4, at::native::BinaryFunctor<float, "
-        "float, float, at::native::binary_internal::MulFunctor<float>>, std::array<char *, (unsig"
-        "ned long)3>>(int, T2, T3)",
-        "vectorized_elementwise_kernel"},
+     "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_13BinaryFunctorIfffNS0_15binary_int"
+     "ernal10MulFunctorIfEEEESt5arrayIPcLm3EEEEviT0_T1_",
+     "void at::native::vectorized_elementwise_kernel<(int)4, at::native::BinaryFunctor<float, "
+     "float, float, at::native::binary_internal::MulFunctor<float>>, std::array<char *, (unsig"
+     "ned long)3>>(int, T2, T3)",
+     "vectorized_elementwise_kernel"},
     {// vectorized_elementwise_kernel
-        "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_15CUDAFunctor_addIfEESt5arrayIPcLm3"
-        "EEEEviT0_T1_",
-        "void at::native::vectorized_elementwise_kernel<(int)4, at::native::CUDAFunctor_add<float"
-        ">, std::array<char *, (unsigned long)3>>(int, T2, T3)",
-        "vectorized_elementwise_kernel"},
+     "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_15CUDAFunctor_addIfEESt5arrayIPcLm3"
+     "EEEEviT0_T1_",
+     "void at::native::vectorized_elementwise_kernel<(int)4, at::native::CUDAFunctor_add<float"
+     ">, std::array<char *, (unsigned long)3>>(int, T2, T3)",
+     "vectorized_elementwise_kernel"},
     {// reduce_kernel
-        "_ZN2at6native13reduce_kernelILi512ELi1ENS0_8ReduceOpIfNS0_14func_wrapper_tIfZNS0_11sum_f"
-        "unctorIfffEclERNS_14TensorIteratorEEUlffE_EEjfLi4ELi4EEEEEvT1_",
-        "void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native:"
-        ":func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator ()(at::Ten"
-        "sorIterator &)::[lambda(float, float) (instance 1)]>, unsigned int, float, (int)4, (int)"
-        "4>>(T3)",
-        "reduce_kernel"},
+     "_ZN2at6native13reduce_kernelILi512ELi1ENS0_8ReduceOpIfNS0_14func_wrapper_tIfZNS0_11sum_f"
+     "unctorIfffEclERNS_14TensorIteratorEEUlffE_EEjfLi4ELi4EEEEEvT1_",
+     "void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native:"
+     ":func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator ()(at::Ten"
+     "sorIterator &)::[lambda(float, float) (instance 1)]>, unsigned int, float, (int)4, (int)"
+     "4>>(T3)",
+     "reduce_kernel"},
 };
 
 TEST_CASE("cuda_tracker kernel short names are nsys's for every torch_mix kernel",

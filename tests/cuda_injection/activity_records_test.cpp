@@ -1,11 +1,11 @@
 // CUPTI activity records built in memory → the stream records libprof_cuda.so sends.
-#include <catch2/catch.hpp>
+#include "injection/cuda/activity_records.h"
 
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "injection/cuda/activity_records.h"
 #include "injection/cuda/cupti_versions.h"
 
 namespace prof::injection::cuda {
@@ -22,7 +22,8 @@ class CollectingSink final : public RecordSink {
   void Send(protocol::RecordHeader* record, size_t fixed_size, const char* text,
             size_t text_length) override {
     const char* bytes = reinterpret_cast<const char*>(record);
-    sent.push_back({std::vector<char>(bytes, bytes + fixed_size), std::string(text, text_length), tid});
+    sent.push_back(
+        {std::vector<char>(bytes, bytes + fixed_size), std::string(text, text_length), tid});
   }
   uint32_t SendingThread() override { return tid; }
 

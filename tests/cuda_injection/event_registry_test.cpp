@@ -4,7 +4,6 @@
 #include "injection/cuda/event_registry.h"
 
 #include <catch2/catch.hpp>
-
 #include <thread>
 #include <vector>
 
@@ -67,7 +66,8 @@ TEST_CASE("threads recording at once get distinct sync ids", "[events]") {
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
-      for (int i = 0; i < kRecords; ++i) seen[t].push_back(events.Recorded(Handle(0x100 + t)).event_sync_id);
+      for (int i = 0; i < kRecords; ++i)
+        seen[t].push_back(events.Recorded(Handle(0x100 + t)).event_sync_id);
     });
   }
   for (auto& thread : threads) thread.join();

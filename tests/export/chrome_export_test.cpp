@@ -72,8 +72,7 @@ namespace {
 TEST_CASE("every format exports graph launches and OS runtime calls alike", "[export]") {
   const std::string report = stats::test::MakeReport(
       "export_graph_osrt",
-      {"OSRT_API", "CUPTI_ACTIVITY_KIND_RUNTIME",
-       "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"},
+      {"OSRT_API", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"},
       stats::test::ReplaceAll(
           "INSERT INTO StringIds (id, value) VALUES (1, 'cudaGraphLaunch_v10000'), (2, 'read');"
           "INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, returnValue,"

@@ -70,8 +70,8 @@ TEST_CASE("export --type sqlite copies the report", "[export][cli]") {
   // Its default name is the report itself.
   result = Prof({"--type", "sqlite", "-f", "true", report});
   CHECK(result.exit_code == 1);
-  CHECK(result.err ==
-        "prof: error: the output " + report + " is one of the reports read (choose another with -o)\n");
+  CHECK(result.err == "prof: error: the output " + report +
+                          " is one of the reports read (choose another with -o)\n");
 }
 
 TEST_CASE("export rejects bad input with one error line and writes nothing", "[export][cli]") {

@@ -88,7 +88,8 @@ TEST_CASE("merge puts every report on the earliest session start", "[merge]") {
   // Each data-problem counter once, summed; each report's problems at their merged times.
   CHECK(QueryRows(out, "SELECT name, severity, value FROM PROF_STATS") ==
         Rows{{"dropped_records", "data_loss", "5"}, {"unknown_records", "error", "2"}});
-  CHECK(QueryRows(out, "SELECT timestamp, text, globalPid FROM DIAGNOSTIC_EVENT ORDER BY timestamp") ==
+  CHECK(QueryRows(out,
+                  "SELECT timestamp, text, globalPid FROM DIAGNOSTIC_EVENT ORDER BY timestamp") ==
         Rows{{"40", "prof lost records", std::to_string(storage::GlobalPid(100))},
              {"540", "prof lost records", std::to_string(storage::GlobalPid(200))}});
 }

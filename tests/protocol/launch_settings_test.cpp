@@ -1,7 +1,7 @@
+#include "injection/protocol/launch_settings.h"
+
 #include <catch2/catch.hpp>
 #include <cstring>
-
-#include "injection/protocol/launch_settings.h"
 
 using prof::protocol::DecodeSettings;
 using prof::protocol::EncodeSettings;

@@ -27,7 +27,9 @@ using prof::collector::StreamSink;
 using prof::protocol::RecordHeader;
 
 struct RecordingSink : StreamSink {
-  void OnStreamStart(const RecordHeader& /*hello*/, ProcessStream* /*process*/) override { ++starts; }
+  void OnStreamStart(const RecordHeader& /*hello*/, ProcessStream* /*process*/) override {
+    ++starts;
+  }
   void OnRecord(const ProcessStream& /*process*/, const RecordHeader& /*record*/) override {
     ++records;
   }
@@ -115,7 +117,8 @@ TEST_CASE("bytes lost with an unreadable spill file end the open streams with an
   CHECK(sink.records > 0);  // those that waited in memory
   CHECK(sink.records < kRecords);
   // Not decoded past the gap, and not an ending that looks complete.
-  CHECK(sink.ends == std::vector<std::string>{"records lost: the spill file could not be read back"});
+  CHECK(sink.ends ==
+        std::vector<std::string>{"records lost: the spill file could not be read back"});
   CHECK(sink.rejected.empty());
   server.reset();
   fs::remove_all(directory);

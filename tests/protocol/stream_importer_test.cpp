@@ -94,12 +94,14 @@ TEST_CASE("data problems become DIAGNOSTIC_EVENT rows, per process and for the s
   Rows stats;
   for (const prof::collector::DataProblemSpec& problem : prof::collector::kDataProblems) {
     const std::string value = std::to_string(counts[problem.id]);
-    stats.push_back({std::string(problem.name), std::string(SeverityName(problem.severity)), value});
+    stats.push_back(
+        {std::string(problem.name), std::string(SeverityName(problem.severity)), value});
   }
   CHECK(stats.size() == 15);
   CHECK(stats[0] == std::vector<std::string>{"dropped_records", "data_loss", "10"});
   CHECK(stats[4] == std::vector<std::string>{"unknown_records", "error", "1"});
-  CHECK(prof::test::QueryRows(fixture.path, "SELECT name, severity, value FROM PROF_STATS") == stats);
+  CHECK(prof::test::QueryRows(fixture.path, "SELECT name, severity, value FROM PROF_STATS") ==
+        stats);
 }
 
 TEST_CASE("a process whose rings could not be made is reported, not silently empty", "[importer]") {

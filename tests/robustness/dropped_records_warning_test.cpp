@@ -76,14 +76,14 @@ TEST_CASE("prof stats prints every non-zero problem counter of PROF_STATS but th
           "('nvtx_unclosed_ranges', 'info', 9, 'NVTX ranges were still open');");
   const CommandResult result = Stats(path);
   CHECK(result.exit_code == 0);
-  CHECK(result.err == "prof: warning: " + path +
-                          " lost 5 records while profiling (prof could not keep up); the reports "
-                          "below miss them\nprof: warning: " +
-                          path +
-                          ": 7 GPU activity records were dropped by CUPTI (cuda_dropped_records)\n"
-                          "prof: warning: " +
-                          path +
-                          ": 2 NVTX range ends matched no range start (nvtx_unmatched_range_ends)\n");
+  CHECK(result.err ==
+        "prof: warning: " + path +
+            " lost 5 records while profiling (prof could not keep up); the reports "
+            "below miss them\nprof: warning: " +
+            path +
+            ": 7 GPU activity records were dropped by CUPTI (cuda_dropped_records)\n"
+            "prof: warning: " +
+            path + ": 2 NVTX range ends matched no range start (nvtx_unmatched_range_ends)\n");
 }
 
 }  // namespace prof::robustness::test

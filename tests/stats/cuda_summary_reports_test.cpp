@@ -23,8 +23,8 @@ std::string MakeCudaReport(const std::string& name) {
   const std::string tid = Tid(100, 1);
   return MakeReport(
       name,
-      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
-       "CUPTI_ACTIVITY_KIND_MEMCPY", "ENUM_CUDA_MEMCPY_OPER"},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY",
+       "ENUM_CUDA_MEMCPY_OPER"},
       "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'cuLaunchKernel'),"
       " (3, 'void k<int>(int)'), (4, 'k'), (5, '_Z1kIiEvi'), (6, 'void j()'), (7, 'j'),"
       " (8, 'cudaMemcpyPeerAsync_v4000');"
@@ -34,16 +34,27 @@ std::string MakeCudaReport(const std::string& name) {
       " correlationId, globalPid, demangledName, shortName, mangledName, registersPerThread,"
       " gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory,"
       " localMemoryPerThread, localMemoryTotal, gridId) VALUES"
-      " (1000, 1100, 0, 1, 7, 1, " + pid + ", 3, 4, 5, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, 1),"
-      " (1200, 1300, 0, 1, 7, 2, " + pid + ", 3, 4, 5, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, 2),"
-      " (2000, 2200, 0, 1, 7, 3, " + pid + ", 6, 7, NULL, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, 3);"
-      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid,"
-      " correlationId, nameId, returnValue) VALUES"
-      " (900, 950, 0, " + tid + ", 1, 1, 0), (1150, 1250, 0, " + tid + ", 2, 1, 0),"
-      " (1990, 2000, 1, " + tid + ", 3, 2, 0), (3000, 3010, 0, " + tid + ", 4, 8, 0);"
-      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId,"
-      " correlationId, globalPid, bytes, copyKind) VALUES"
-      " (3100, 3300, 0, 1, 7, 4, " + pid + ", 2000000, 10);");
+      " (1000, 1100, 0, 1, 7, 1, " +
+          pid +
+          ", 3, 4, 5, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, 1),"
+          " (1200, 1300, 0, 1, 7, 2, " +
+          pid +
+          ", 3, 4, 5, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, 2),"
+          " (2000, 2200, 0, 1, 7, 3, " +
+          pid +
+          ", 6, 7, NULL, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, 3);"
+          "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid,"
+          " correlationId, nameId, returnValue) VALUES"
+          " (900, 950, 0, " +
+          tid + ", 1, 1, 0), (1150, 1250, 0, " + tid +
+          ", 2, 1, 0),"
+          " (1990, 2000, 1, " +
+          tid + ", 3, 2, 0), (3000, 3010, 0, " + tid +
+          ", 4, 8, 0);"
+          "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId,"
+          " correlationId, globalPid, bytes, copyKind) VALUES"
+          " (3100, 3300, 0, 1, 7, 4, " +
+          pid + ", 2000000, 10);");
 }
 
 // Runs `report` with `options` on `path`.
@@ -107,16 +118,16 @@ TEST_CASE("memory summaries read copies when the memset table is missing", "[sta
 TEST_CASE("cuda_gpu_sum and cuda_api_gpu_sum combine the categories", "[stats][cuda]") {
   const std::string path = MakeCudaReport("cuda_combined");
   CHECK(Run(path, "cuda_gpu_sum") ==
-        TextRows{{"33.3", "200", "1", "200.0", "200.0", "200", "200", "0.0", "CUDA_KERNEL",
-                  "void j()"},
-                 {"33.3", "200", "2", "100.0", "100.0", "100", "100", "0.0", "CUDA_KERNEL",
-                  "void k<int>(int)"},
-                 {"33.3", "200", "1", "200.0", "200.0", "200", "200", "0.0", "MEMORY_OPER",
-                  "[CUDA memcpy Peer-to-Peer]"}});
+        TextRows{
+            {"33.3", "200", "1", "200.0", "200.0", "200", "200", "0.0", "CUDA_KERNEL", "void j()"},
+            {"33.3", "200", "2", "100.0", "100.0", "100", "100", "0.0", "CUDA_KERNEL",
+             "void k<int>(int)"},
+            {"33.3", "200", "1", "200.0", "200.0", "200", "200", "0.0", "MEMORY_OPER",
+             "[CUDA memcpy Peer-to-Peer]"}});
   const TextRows all = Run(path, "cuda_api_gpu_sum", {"base"});
   REQUIRE(all.size() == 6);
-  CHECK(all[0] == Row{"26.0", "200", "1", "200.0", "200.0", "200", "200", "0.0", "CUDA_KERNEL",
-                      "j"});
+  CHECK(all[0] ==
+        Row{"26.0", "200", "1", "200.0", "200.0", "200", "200", "0.0", "CUDA_KERNEL", "j"});
   CHECK(all[3] == Row{"19.5", "150", "2", "75.0", "75.0", "50", "100", "35.4", "CUDA_API",
                       "cudaLaunchKernel"});
   CHECK(all[5] == Row{"1.3", "10", "1", "10.0", "10.0", "10", "10", "0.0", "CUDA_API",
@@ -125,14 +136,47 @@ TEST_CASE("cuda_gpu_sum and cuda_api_gpu_sum combine the categories", "[stats][c
 
 TEST_CASE("cuda_kern_exec_sum splits launches into API - queue and kernel time", "[stats][cuda]") {
   CHECK(Run(MakeCudaReport("cuda_kern_exec"), "cuda_kern_exec_sum") ==
-        TextRows{{"100",   "1",     "0",   "1",     "1",     "210.0", "210.0",
-                  "210",   "210",   "0.0", "10.0",  "10.0",  "10",    "10",
-                  "0.0",   "0.0",   "0.0", "0",     "0",     "0.0",   "200.0",
-                  "200.0", "200",   "200", "0.0",   "cuLaunchKernel", "void j()"},
-                 {"100",   "1",     "0",    "2",     "1",     "175.0", "175.0",
-                  "150",   "200",   "35.4", "75.0",  "75.0",  "50",    "100",
-                  "35.4",  "50.0",  "50.0", "50",    "50",    "0.0",   "100.0",
-                  "100.0", "100",   "100",  "0.0",   "cudaLaunchKernel", "void k<int>(int)"}});
+        TextRows{{"100",     "1",
+                  "0",       "1",
+                  "1",       "210.0",
+                  "210.0",   "210",
+                  "210",     "0.0",
+                  "10.0",    "10.0",
+                  "10",      "10",
+                  "0.0",     "0.0",
+                  "0.0",     "0",
+                  "0",       "0.0",
+                  "200.0",   "200.0",
+                  "200",     "200",
+                  "0.0",     "cuLaunchKernel",
+                  "void j()"},
+                 {"100",
+                  "1",
+                  "0",
+                  "2",
+                  "1",
+                  "175.0",
+                  "175.0",
+                  "150",
+                  "200",
+                  "35.4",
+                  "75.0",
+                  "75.0",
+                  "50",
+                  "100",
+                  "35.4",
+                  "50.0",
+                  "50.0",
+                  "50",
+                  "50",
+                  "0.0",
+                  "100.0",
+                  "100.0",
+                  "100",
+                  "100",
+                  "0.0",
+                  "cudaLaunchKernel",
+                  "void k<int>(int)"}});
 }
 
 TEST_CASE("cuda_kern_exec_trace leaves no queue for early kernels", "[stats][cuda]") {
@@ -140,8 +184,8 @@ TEST_CASE("cuda_kern_exec_trace leaves no queue for early kernels", "[stats][cud
   CHECK(Run(MakeCudaReport("cuda_kern_exec_trace"), "cuda_kern_exec_trace", {"mangled"}) ==
         TextRows{{"900", "50", "950", "50", "1000", "100", "200", "100", "1", "0",
                   "cudaLaunchKernel", "   1    1    1", " 128    1    1", "_Z1kIiEvi"},
-                 {"1150", "100", "", "", "1200", "100", "150", "100", "1", "0",
-                  "cudaLaunchKernel", "   1    1    1", " 128    1    1", "_Z1kIiEvi"},
+                 {"1150", "100", "", "", "1200", "100", "150", "100", "1", "0", "cudaLaunchKernel",
+                  "   1    1    1", " 128    1    1", "_Z1kIiEvi"},
                  {"1990", "10", "2000", "0", "2000", "200", "210", "100", "1", "0",
                   "cuLaunchKernel", "   1    1    1", " 128    1    1", "void j()"}});
 }
@@ -151,7 +195,8 @@ TEST_CASE("CUDA reports need their tables", "[stats][cuda]") {
                                       "INSERT INTO StringIds VALUES (1, 'cuInit');"
                                       "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end,"
                                       " eventClass, globalTid, correlationId, nameId, returnValue)"
-                                      " VALUES (0, 5, 1, " + Tid(7, 7) + ", 1, 1, 0);");
+                                      " VALUES (0, 5, 1, " +
+                                          Tid(7, 7) + ", 1, 1, 0);");
   storage::Database db;
   REQUIRE(OpenReportDatabase(path, &db).ok());
   std::vector<ReportRequest> defaults;

@@ -58,13 +58,14 @@ std::string MakeCudaTraceReport(const std::string& name) {
   // A process's GlobalId is its threads' with the tid bits cleared.
   return MakeReport(
       name,
-      {"NVTX_EVENTS", "ThreadNames", "CUPTI_ACTIVITY_KIND_RUNTIME",
-       "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-       "CUPTI_ACTIVITY_KIND_MEMSET", "TARGET_INFO_GPU",
+      {"NVTX_EVENTS", "ThreadNames", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL",
+       "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "TARGET_INFO_GPU",
        "ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND"},
-      ReplaceAll(std::string(kNvtxRows) + kApiRows + kGpuRows,
-                 {{"$T1", Tid(100, 1)}, {"$T2", Tid(100, 2)}, {"$P2", Tid(200, 1)},
-                  {"$G1", Tid(100, 0)}, {"$G2", Tid(200, 0)}}));
+      ReplaceAll(std::string(kNvtxRows) + kApiRows + kGpuRows, {{"$T1", Tid(100, 1)},
+                                                                {"$T2", Tid(100, 2)},
+                                                                {"$P2", Tid(200, 1)},
+                                                                {"$G1", Tid(100, 0)},
+                                                                {"$G2", Tid(200, 0)}}));
 }
 
 }  // namespace prof::stats::test

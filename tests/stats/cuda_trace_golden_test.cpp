@@ -81,9 +81,9 @@ TEST_CASE("nvtx_gpu_proj_trace on torch_mix projects setup step h2d and sync", "
   CHECK(rows[1] == std::vector<std::string>{":step", "5274719957", "280833352", "5271504711",
                                             "284113981", "PushPop", "490", "490", "13", "0", "2",
                                             "2", "", ":2"});
-  CHECK(rows[2] == std::vector<std::string>{":h2d", "5274719957", "660988", "5271527293",
-                                            "3724651", "PushPop", "490", "490", "2", "1", "0", "3",
-                                            "2", ":2:3"});
+  CHECK(rows[2] == std::vector<std::string>{":h2d", "5274719957", "660988", "5271527293", "3724651",
+                                            "PushPop", "490", "490", "2", "1", "0", "3", "2",
+                                            ":2:3"});
   size_t ops = 0;
   for (const auto& row : rows) ops += std::stoul(row[8]);
   CHECK(ops == 1 + 520 + 80 + 40);

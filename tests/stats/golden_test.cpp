@@ -54,9 +54,12 @@ TEST_CASE("the torch_mix defaults are nsys's six in nsys's order", "[stats][gold
   options.output = out + "/d";
   options.quiet = true;
   REQUIRE(RunStats(kReport, options).ok());
-  const std::vector<std::string> defaults = {"nvtx_sum",          "osrt_sum",
-                                             "cuda_api_sum",      "cuda_gpu_kern_sum",
-                                             "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum"};
+  const std::vector<std::string> defaults = {"nvtx_sum",
+                                             "osrt_sum",
+                                             "cuda_api_sum",
+                                             "cuda_gpu_kern_sum",
+                                             "cuda_gpu_mem_time_sum",
+                                             "cuda_gpu_mem_size_sum"};
   std::vector<std::string> written;
   for (const auto& entry : std::filesystem::directory_iterator(out)) {
     written.push_back(entry.path().filename());
@@ -64,7 +67,8 @@ TEST_CASE("the torch_mix defaults are nsys's six in nsys's order", "[stats][gold
   CHECK(written.size() == defaults.size());
   for (const std::string& report : defaults) {
     INFO(report);
-    CHECK(ReadFile(out + "/d_" + report + ".csv") == ReadFile(kDataDir + "/nsys_" + report + ".csv"));
+    CHECK(ReadFile(out + "/d_" + report + ".csv") ==
+          ReadFile(kDataDir + "/nsys_" + report + ".csv"));
   }
 }
 

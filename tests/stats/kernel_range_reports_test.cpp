@@ -36,9 +36,7 @@ TextRows Run(const std::string& path, const std::string& report,
 //   5: [400,410] -> b [420,425] (in no range).
 std::string MakeNestedReport(const std::string& name) {
   return MakeReport(
-      name,
-      {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME",
-       "CUPTI_ACTIVITY_KIND_KERNEL"},
+      name, {"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL"},
       ReplaceAll(
           "INSERT INTO StringIds (id, value) VALUES (1, 'cudaLaunchKernel_v7000'),"
           " (2, 'cudaGraphLaunch_v10000'), (3, 'void a<int>()'), (4, 'a'), (5, 'b()'), (6, 'b');"

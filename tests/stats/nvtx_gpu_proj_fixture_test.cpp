@@ -21,23 +21,21 @@ TEST_CASE("nvtx_gpu_proj_trace projects each range onto its GPU work", "[stats][
   const ResultTable table = RunReport(MakeCudaTraceReport("proj_trace"), "nvtx_gpu_proj_trace");
   CHECK(table.columns == Row{"Name", "Projected Start (ns)", "Projected Duration (ns)",
                              "Orig Start (ns)", "Orig Duration (ns)", "Style", "PID", "TID",
-                             "NumGPUOps", "Lvl", "NumChild", "RangeId", "ParentId",
-                             "RangeStack"});
-  CHECK(Texts(table) ==
-        TextRows{
-            {":outer", "1000", "510", "0", "1000", "PushPop", "100", "1", "4", "0", "1", "1", "",
-             ":1"},
-            {":other", "2000", "100", "0", "1000", "PushPop", "100", "2", "1", "0", "0", "2", "",
-             ":2"},
-            {":async", "1000", "510", "50", "850", "StartEnd", "100", "1", "4", "0", "0", "3", "",
-             ":3"},
-            {":inner", "1000", "250", "100", "300", "PushPop", "100", "1", "2", "1", "1", "4", "1",
-             ":1:4"},
-            {":leaf", "1200", "50", "150", "100", "PushPop", "100", "1", "1", "2", "0", "5", "4",
-             ":1:4:5"},
-            {":inner", "2500", "0", "2000", "300", "PushPop", "100", "1", "1", "0", "0", "6", "",
-             ":6"},
-        });
+                             "NumGPUOps", "Lvl", "NumChild", "RangeId", "ParentId", "RangeStack"});
+  CHECK(Texts(table) == TextRows{
+                            {":outer", "1000", "510", "0", "1000", "PushPop", "100", "1", "4", "0",
+                             "1", "1", "", ":1"},
+                            {":other", "2000", "100", "0", "1000", "PushPop", "100", "2", "1", "0",
+                             "0", "2", "", ":2"},
+                            {":async", "1000", "510", "50", "850", "StartEnd", "100", "1", "4", "0",
+                             "0", "3", "", ":3"},
+                            {":inner", "1000", "250", "100", "300", "PushPop", "100", "1", "2", "1",
+                             "1", "4", "1", ":1:4"},
+                            {":leaf", "1200", "50", "150", "100", "PushPop", "100", "1", "1", "2",
+                             "0", "5", "4", ":1:4:5"},
+                            {":inner", "2500", "0", "2000", "300", "PushPop", "100", "1", "1", "0",
+                             "0", "6", "", ":6"},
+                        });
 }
 
 TEST_CASE("nvtx_gpu_proj_sum summarizes the projections per range name", "[stats][nvtx][cuda]") {
@@ -47,19 +45,18 @@ TEST_CASE("nvtx_gpu_proj_sum summarizes the projections per range name", "[stats
                              "Proj Max (ns)", "Proj StdDev (ns)", "Total GPU Ops", "Avg GPU Ops",
                              "Avg Range Lvl", "Avg Num Child"});
   // :async and :outer tie at 510 ns: by name. :inner's StdDev is sqrt(2 * 125^2) = 176.78.
-  CHECK(Texts(table) ==
-        TextRows{
-            {":async", "StartEnd", "510", "850", "1", "510.0", "510.0", "510", "510", "0.0", "4",
-             "4.0", "0.0", "0.0"},
-            {":outer", "PushPop", "510", "1000", "1", "510.0", "510.0", "510", "510", "0.0", "4",
-             "4.0", "0.0", "1.0"},
-            {":inner", "PushPop", "250", "600", "2", "125.0", "125.0", "0", "250", "176.8", "3",
-             "1.5", "0.5", "0.5"},
-            {":other", "PushPop", "100", "1000", "1", "100.0", "100.0", "100", "100", "0.0", "1",
-             "1.0", "0.0", "0.0"},
-            {":leaf", "PushPop", "50", "100", "1", "50.0", "50.0", "50", "50", "0.0", "1", "1.0",
-             "2.0", "0.0"},
-        });
+  CHECK(Texts(table) == TextRows{
+                            {":async", "StartEnd", "510", "850", "1", "510.0", "510.0", "510",
+                             "510", "0.0", "4", "4.0", "0.0", "0.0"},
+                            {":outer", "PushPop", "510", "1000", "1", "510.0", "510.0", "510",
+                             "510", "0.0", "4", "4.0", "0.0", "1.0"},
+                            {":inner", "PushPop", "250", "600", "2", "125.0", "125.0", "0", "250",
+                             "176.8", "3", "1.5", "0.5", "0.5"},
+                            {":other", "PushPop", "100", "1000", "1", "100.0", "100.0", "100",
+                             "100", "0.0", "1", "1.0", "0.0", "0.0"},
+                            {":leaf", "PushPop", "50", "100", "1", "50.0", "50.0", "50", "50",
+                             "0.0", "1", "1.0", "2.0", "0.0"},
+                        });
 }
 
 }  // namespace

@@ -75,8 +75,7 @@ TEST_CASE("json stays valid when a report's text is not UTF-8", "[stats][format]
   ResultTable table;
   table.columns = {"Name"};
   table.rows.push_back({std::string("caf\xc3\xa9 \xc3 \xff")});
-  CHECK(RenderJson(table) ==
-        "[\n  {\"Name\": \"caf\xc3\xa9 \xef\xbf\xbd \xef\xbf\xbd\"}\n]\n");
+  CHECK(RenderJson(table) == "[\n  {\"Name\": \"caf\xc3\xa9 \xef\xbf\xbd \xef\xbf\xbd\"}\n]\n");
 }
 
 TEST_CASE("column aligns like nsys: centered headers - dashes - numbers right", "[stats][format]") {

@@ -1,9 +1,8 @@
 // The registry and the embedded SQL agree, and every report file follows the documented shape.
 #include "stats/report_registry.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "stats/embedded_sql.h"
 
@@ -67,13 +66,13 @@ TEST_CASE("the reports that print kernel names take base and mangled", "[stats][
     CHECK(report.options == kKernelNameOptions);
     if (report.name.substr(0, 5) == "cuda_") with_options.push_back(report.name);
   }
-  for (std::string_view name : {"cuda_gpu_kern_sum", "cuda_gpu_sum", "cuda_api_gpu_sum",
-                                "cuda_kern_exec_sum"}) {
+  for (std::string_view name :
+       {"cuda_gpu_kern_sum", "cuda_gpu_sum", "cuda_api_gpu_sum", "cuda_kern_exec_sum"}) {
     INFO(name);
     CHECK(std::find(with_options.begin(), with_options.end(), name) != with_options.end());
   }
-  for (std::string_view name : {"cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum",
-                                "nvtx_sum", "osrt_sum"}) {
+  for (std::string_view name :
+       {"cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "nvtx_sum", "osrt_sum"}) {
     INFO(name);
     CHECK(FindReport(name)->options.empty());
   }

@@ -7,8 +7,8 @@
 #include "stats/cell_text.h"
 #include "stats/report_database.h"
 #include "stats/report_query.h"
-#include "storage/schema_catalog.h"
 #include "storage/global_id.h"
+#include "storage/schema_catalog.h"
 #include "storage/sqlite_database.h"
 #include "tests/support/test_support.h"
 

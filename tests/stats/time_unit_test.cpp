@@ -67,7 +67,8 @@ TEST_CASE("msec and sec keep every ns digit", "[stats][timeunit]") {
 TEST_CASE("an unknown time unit is an error listing the valid ones", "[stats][timeunit]") {
   const StatusOr<TimeUnit> unit = ParseTimeUnit("minutes");
   REQUIRE_FALSE(unit.ok());
-  CHECK(unit.status().message() == "unknown time unit 'minutes'; valid units: nsec, usec, msec, sec");
+  CHECK(unit.status().message() ==
+        "unknown time unit 'minutes'; valid units: nsec, usec, msec, sec");
 }
 
 }  // namespace

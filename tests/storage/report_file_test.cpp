@@ -83,7 +83,8 @@ TEST_CASE("Create fails with the path when the directory does not exist", "[stor
   const StatusOr<std::unique_ptr<ReportWriter>> writer = ReportWriter::Create(path);
   REQUIRE_FALSE(writer.ok());
   CHECK(writer.status().message() == "cannot create report: cannot open " + path + ".partial-" +
-                                         std::to_string(getpid()) + ": unable to open database file");
+                                         std::to_string(getpid()) +
+                                         ": unable to open database file");
 }
 
 TEST_CASE("a failed rename fails Finish and leaves no temporary file", "[storage][file]") {

@@ -10,8 +10,8 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <vector>
 
@@ -108,7 +108,8 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::string
   return result;
 }
 
-std::vector<std::vector<std::string>> QueryRows(const std::string& db_path, const std::string& sql) {
+std::vector<std::vector<std::string>> QueryRows(const std::string& db_path,
+                                                const std::string& sql) {
   sqlite3* db = nullptr;
   const int open_rc = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
   INFO("opening " << db_path << ": " << (db ? sqlite3_errmsg(db) : "out of memory"));

@@ -31,7 +31,7 @@ std::string MakeTempDir(const std::string& test_name);
 void EndTempDirs(bool passed);
 
 // Absolute paths of build artifacts, passed in by CMake as compile definitions.
-std::string ProfBinary();              // <build>/bin/prof
+std::string ProfBinary();                          // <build>/bin/prof
 std::string TestProgram(const std::string& name);  // <build>/tests/bin/<name>
 
 }  // namespace prof::test

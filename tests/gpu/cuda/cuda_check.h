@@ -8,12 +8,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    const cudaError_t check_status = (call);                                          \
-    if (check_status != cudaSuccess) {                                                \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,       \
-                   cudaGetErrorString(check_status));                                 \
-      std::exit(1);                                                                   \
-    }                                                                                 \
+#define CHECK(call)                                                             \
+  do {                                                                          \
+    const cudaError_t check_status = (call);                                    \
+    if (check_status != cudaSuccess) {                                          \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, \
+                   cudaGetErrorString(check_status));                           \
+      std::exit(1);                                                             \
+    }                                                                           \
   } while (0)

@@ -9,15 +9,18 @@
 //   scale_kernel  x3 on stream s1, grid 16 block 256, static shared 1024, dynamic 0,   in "kernels"
 //   reduce_kernel x2 on stream s2, grid 8  block 128, static shared 0,    dynamic 512, in "events"
 // MEMCPY, 1 each, (copyKind, srcKind, dstKind, bytes):
-//   cudaMemcpy on the default stream, in "sync-copies":      (1,0,2) (1,1,2) (2,2,0) (2,2,1) (8,2,2), 16384 B
-//   cudaMemcpyAsync on s1, in "async-copies":                 (1,0,2) (1,1,2) (2,2,0) (2,2,1) (8,2,2), 8192 B
-// MEMSET, in "memsets": cudaMemset value 0, 16384 B, default stream; cudaMemsetAsync value 1, 8192 B, s2
-// SYNCHRONIZATION: cudaStreamWaitEvent 1, cudaEventSynchronize 1, cudaEventQuery 1, cudaStreamQuery 1
+//   cudaMemcpy on the default stream, in "sync-copies":      (1,0,2) (1,1,2) (2,2,0) (2,2,1)
+//   (8,2,2), 16384 B cudaMemcpyAsync on s1, in "async-copies":                 (1,0,2) (1,1,2)
+//   (2,2,0) (2,2,1) (8,2,2), 8192 B
+// MEMSET, in "memsets": cudaMemset value 0, 16384 B, default stream; cudaMemsetAsync value 1, 8192
+// B, s2 SYNCHRONIZATION: cudaStreamWaitEvent 1, cudaEventSynchronize 1, cudaEventQuery 1,
+// cudaStreamQuery 1
 //   (under a correlationId with no RUNTIME row: nsys records the sync but not the call),
-//   cudaStreamSynchronize 2, cudaDeviceSynchronize 1 (not asserted: nsys's reference export shows none
-//   for it); each inside its call, the wait and the event sync naming their event's record
+//   cudaStreamSynchronize 2, cudaDeviceSynchronize 1 (not asserted: nsys's reference export shows
+//   none for it); each inside its call, the wait and the event sync naming their event's record
 // CUDA_EVENT: cudaEventRecord 2, eventSyncIds 1 and 2
-// RUNTIME calls: cudaStreamCreate 3, cudaMalloc 4, cudaHostAlloc 1 (what cudaMallocHost records as), cudaEventCreate 2,
+// RUNTIME calls: cudaStreamCreate 3, cudaMalloc 4, cudaHostAlloc 1 (what cudaMallocHost records
+// as), cudaEventCreate 2,
 //   cudaLaunchKernel 9, cudaEventRecord 2, cudaStreamWaitEvent 1, cudaEventSynchronize 1,
 //   cudaEventQuery 1,
 //   cudaMemcpy 5, cudaMemcpyAsync 5, cudaStreamSynchronize 2, cudaMemset 1, cudaMemsetAsync 1,
@@ -60,7 +63,8 @@ __global__ void scale_kernel(float* data, float factor, int n) {
 __global__ void reduce_kernel(const float* in, float* out, int n) {
   extern __shared__ float partial[];
   float sum = 0.0f;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) sum += in[i];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    sum += in[i];
   partial[threadIdx.x] = sum;
   __syncthreads();
   for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
@@ -95,8 +99,10 @@ void Setup(Buffers& g) {
 
 void Kernels(Buffers& g) {
   nvtxRangePushA("kernels");
-  for (int i = 0; i < 4; ++i) fill_kernel<<<kGrid, kBlock, 0, g.streams[0]>>>(g.a, 1.0f * i, kElements);
-  for (int i = 0; i < 3; ++i) scale_kernel<<<kGrid, kBlock, 0, g.streams[1]>>>(g.b, 0.5f, kElements);
+  for (int i = 0; i < 4; ++i)
+    fill_kernel<<<kGrid, kBlock, 0, g.streams[0]>>>(g.a, 1.0f * i, kElements);
+  for (int i = 0; i < 3; ++i)
+    scale_kernel<<<kGrid, kBlock, 0, g.streams[1]>>>(g.b, 0.5f, kElements);
   nvtxRangePop();
 }
 
@@ -106,10 +112,11 @@ void Events(Buffers& g) {
   CHECK(cudaEventRecord(g.filled, g.streams[0]));
   CHECK(cudaStreamWaitEvent(g.streams[2], g.filled, 0));
   const size_t shared = kReduceBlock * sizeof(float);  // 512
-  for (int i = 0; i < 2; ++i) reduce_kernel<<<kReduceGrid, kReduceBlock, shared, g.streams[2]>>>(g.a, g.sums, kElements);
+  for (int i = 0; i < 2; ++i)
+    reduce_kernel<<<kReduceGrid, kReduceBlock, shared, g.streams[2]>>>(g.a, g.sums, kElements);
   CHECK(cudaEventRecord(g.reduced, g.streams[2]));
   CHECK(cudaEventSynchronize(g.reduced));
-  CHECK(cudaEventQuery(g.filled));        // complete by now: both queries return cudaSuccess
+  CHECK(cudaEventQuery(g.filled));  // complete by now: both queries return cudaSuccess
   CHECK(cudaStreamQuery(g.streams[2]));
   nvtxRangePop();
 }
