@@ -43,18 +43,19 @@ const RuleSpec* FindRule(std::string_view name) { return FindByName(AllRules(), 
 std::string RuleNames() { return JoinNames(AllRules()); }
 
 std::optional<std::string_view> RuleSql(const RuleSpec& rule) {
-  return FindEmbeddedSql("rules/" + std::string(rule.name) + ".sql");
+  return FindEmbeddedFile(EmbeddedSqlFiles(), "rules/" + std::string(rule.name) + ".sql");
 }
 
 std::optional<std::string_view> ViewSql(std::string_view view) {
-  if (auto own = FindEmbeddedSql("views/" + std::string(view) + ".sql")) return own;
+  if (auto own = FindEmbeddedFile(EmbeddedSqlFiles(), "views/" + std::string(view) + ".sql"))
+    return own;
   return stats::ViewSql(view);
 }
 
 std::optional<std::string> StandInSql(std::string_view table) {
   if (std::optional<std::string> prof_ddl = stats::StandInSql(table)) return prof_ddl;
   const std::optional<std::string_view> own =
-      FindEmbeddedSql("stand_ins/" + LowerCase(table) + ".sql");
+      FindEmbeddedFile(EmbeddedSqlFiles(), "stand_ins/" + LowerCase(table) + ".sql");
   if (!own) return std::nullopt;
   return std::string(*own);
 }

@@ -24,7 +24,8 @@ Status FindSteadyState(storage::Database* db, const RuleRequest& request,
   bool has_nvtx = false;
   PROF_RETURN_IF_ERROR(db->TableExists("NVTX_EVENTS", &has_nvtx));
   if (!has_nvtx) return Status::Ok();
-  const std::optional<std::string_view> sql = FindEmbeddedSql("windows/steady_state.sql");
+  const std::optional<std::string_view> sql =
+      FindEmbeddedFile(EmbeddedSqlFiles(), "windows/steady_state.sql");
   if (!sql) return Status::Error("no SQL compiled in for windows/steady_state.sql");
   storage::Statement statement;
   PROF_RETURN_IF_ERROR(db->Prepare(*sql, &statement));

@@ -45,7 +45,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 2> kNameTabl
 using StreamKey = std::tuple<int64_t, int64_t, int64_t>;
 
 std::string Sql(std::string_view file, std::string_view table = {}) {
-  std::string sql(FindEmbeddedSql(file).value());
+  std::string sql(FindEmbeddedFile(EmbeddedSqlFiles(), file).value());
   for (size_t at = sql.find("$TABLE"); at != std::string::npos; at = sql.find("$TABLE", at)) {
     sql.replace(at, 6, table);
   }

@@ -169,11 +169,11 @@ const ReportSpec* FindReport(std::string_view name) { return FindByName(AllRepor
 std::string ReportNames() { return JoinNames(AllReports()); }
 
 std::optional<std::string_view> ReportSql(const ReportSpec& report) {
-  return FindEmbeddedSql("reports/" + std::string(report.name) + ".sql");
+  return FindEmbeddedFile(EmbeddedSqlFiles(), "reports/" + std::string(report.name) + ".sql");
 }
 
 std::optional<std::string_view> ViewSql(std::string_view view) {
-  return FindEmbeddedSql("views/" + std::string(view) + ".sql");
+  return FindEmbeddedFile(EmbeddedSqlFiles(), "views/" + std::string(view) + ".sql");
 }
 
 }  // namespace prof::stats

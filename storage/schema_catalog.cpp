@@ -27,7 +27,8 @@ std::optional<std::string_view> TableDdl(std::string_view table_name) {
 
 std::vector<EnumRow> EnumRows(std::string_view table_name) {
   std::vector<EnumRow> rows;
-  const std::optional<std::string_view> tsv = FindSchemaFile("enum_rows.tsv");
+  const std::optional<std::string_view> tsv =
+      FindEmbeddedFile(EmbeddedSchemaFiles(), "enum_rows.tsv");
   if (!tsv) return rows;
   // Columns: table, id, name, label; the first line is the header.
   const std::vector<std::string_view> lines = Split(*tsv, '\n');
