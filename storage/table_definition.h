@@ -137,19 +137,30 @@ struct NullColumn {
   SqlDeclaration declaration;
 };
 
+// (References, not pointers that may be null: a sanitized build's GCC does not take a null check
+// of an object's address as a constant expression.)
 template <typename Row, typename Member>
 constexpr MemberColumn<Row, Member> Column(std::string_view name, SqlDeclaration declaration,
-                                           Member Row::*member, const EnumTable* names = nullptr) {
-  return {name, table_definition::Checked<Member>(declaration), names ? names->name : "", member};
+                                           Member Row::*member) {
+  return {name, table_definition::Checked<Member>(declaration), "", member};
+}
+// A column whose values are ids of the ENUM_* table `names`.
+template <typename Row, typename Member>
+constexpr MemberColumn<Row, Member> Column(std::string_view name, SqlDeclaration declaration,
+                                           Member Row::*member, const EnumTable& names) {
+  return {name, table_definition::Checked<Member>(declaration), names.name, member};
 }
 template <typename Row, typename Part, typename Member>
 constexpr PartColumn<Row, Part, Member> Column(std::string_view name, SqlDeclaration declaration,
                                                Part Row::*part, Member Part::*member) {
   return {name, table_definition::Checked<Member>(declaration), "", part, member};
 }
+constexpr FixedColumn Fixed(std::string_view name, SqlDeclaration declaration, int64_t value) {
+  return {name, declaration, "", value};
+}
 constexpr FixedColumn Fixed(std::string_view name, SqlDeclaration declaration, int64_t value,
-                            const EnumTable* names = nullptr) {
-  return {name, declaration, names ? names->name : "", value};
+                            const EnumTable& names) {
+  return {name, declaration, names.name, value};
 }
 constexpr NullColumn Unfilled(std::string_view name, SqlDeclaration declaration) {
   return {name, declaration};
@@ -235,12 +246,13 @@ template <const auto&... kTables>
 struct TableList {
   static constexpr size_t kCount = sizeof...(kTables);
 
-  // The position of `kTable` in the list, at compile time.
+  // The position of `kTable` in the list, at compile time. By name, which is unique, not by
+  // address: a sanitized build's GCC does not fold address comparisons in constant expressions.
   template <const auto& kTable>
   static constexpr size_t IndexOf() {
-    const void* const addresses[] = {static_cast<const void*>(&kTables)...};
+    const std::string_view names[] = {kTables.name...};
     for (size_t i = 0; i < kCount; ++i) {
-      if (addresses[i] == static_cast<const void*>(&kTable)) return i;
+      if (names[i] == kTable.name) return i;
     }
     return kCount;
   }

@@ -31,7 +31,7 @@ constexpr auto GpuOperationColumnsOf(GpuOperationColumns Row::*operation) {
 inline constexpr auto kCuptiActivityKindRuntimeTable = DefineTable<CudaApiCallRow>("CUPTI_ACTIVITY_KIND_RUNTIME", TableCreation::kOnFirstRow, ColumnList(
     Column("start",         kIntegerNotNull, &CudaApiCallRow::start),
     Column("end",           kIntegerNotNull, &CudaApiCallRow::end),
-    Column("eventClass",    kIntegerNotNull, &CudaApiCallRow::event_class, &kEnumNsysEventClass),
+    Column("eventClass",    kIntegerNotNull, &CudaApiCallRow::event_class, kEnumNsysEventClass),
     Column("globalTid",     kInteger,        &CudaApiCallRow::global_tid),
     Column("correlationId", kInteger,        &CudaApiCallRow::correlation_id),
     Column("nameId",        kIntegerNotNull, &CudaApiCallRow::name_id),
@@ -45,8 +45,8 @@ inline constexpr auto kCuptiActivityKindKernelTable = DefineTable<CudaKernelRow>
     Column("demangledName",           kIntegerNotNull, &CudaKernelRow::demangled_name),
     Column("shortName",               kIntegerNotNull, &CudaKernelRow::short_name),
     Column("mangledName",             kInteger,        &CudaKernelRow::mangled_name),
-    Column("launchType",              kInteger,        &CudaKernelRow::launch_type, &kEnumCudaKernelLaunchType),
-    Column("cacheConfig",             kInteger,        &CudaKernelRow::cache_config, &kEnumCudaFuncCacheConfig),
+    Column("launchType",              kInteger,        &CudaKernelRow::launch_type, kEnumCudaKernelLaunchType),
+    Column("cacheConfig",             kInteger,        &CudaKernelRow::cache_config, kEnumCudaFuncCacheConfig),
     Column("registersPerThread",      kIntegerNotNull, &CudaKernelRow::registers_per_thread),
     Column("gridX",                   kIntegerNotNull, &CudaKernelRow::grid_x),
     Column("gridY",                   kIntegerNotNull, &CudaKernelRow::grid_y),
@@ -61,17 +61,17 @@ inline constexpr auto kCuptiActivityKindKernelTable = DefineTable<CudaKernelRow>
     Column("gridId",                  kIntegerNotNull, &CudaKernelRow::grid_id),
     Column("sharedMemoryExecuted",    kInteger,        &CudaKernelRow::shared_memory_executed),
     Column("graphNodeId",             kInteger,        &CudaKernelRow::graph_node_id),
-    Column("sharedMemoryLimitConfig", kInteger,        &CudaKernelRow::shared_memory_limit_config, &kEnumCudaSharedMemLimitConfig))));
+    Column("sharedMemoryLimitConfig", kInteger,        &CudaKernelRow::shared_memory_limit_config, kEnumCudaSharedMemLimitConfig))));
 
 // Memory copies run on the GPU; copyKind refers to ENUM_CUDA_MEMCPY_OPER(id), srcKind and dstKind
 // to ENUM_CUDA_MEM_KIND(id).
 inline constexpr auto kCuptiActivityKindMemcpyTable = DefineTable<CudaMemcpyRow>("CUPTI_ACTIVITY_KIND_MEMCPY", TableCreation::kOnFirstRow, std::tuple_cat(
     GpuOperationColumnsOf(&CudaMemcpyRow::operation), ColumnList(
     Column("bytes",             kIntegerNotNull, &CudaMemcpyRow::bytes),
-    Column("copyKind",          kIntegerNotNull, &CudaMemcpyRow::copy_kind, &kEnumCudaMemcpyOper),
+    Column("copyKind",          kIntegerNotNull, &CudaMemcpyRow::copy_kind, kEnumCudaMemcpyOper),
     Unfilled("deprecatedSrcId", kInteger),
-    Column("srcKind",           kInteger,        &CudaMemcpyRow::src_kind, &kEnumCudaMemKind),
-    Column("dstKind",           kInteger,        &CudaMemcpyRow::dst_kind, &kEnumCudaMemKind),
+    Column("srcKind",           kInteger,        &CudaMemcpyRow::src_kind, kEnumCudaMemKind),
+    Column("dstKind",           kInteger,        &CudaMemcpyRow::dst_kind, kEnumCudaMemKind),
     Column("srcDeviceId",       kInteger,        &CudaMemcpyRow::src_device_id),
     Column("srcContextId",      kInteger,        &CudaMemcpyRow::src_context_id),
     Column("dstDeviceId",       kInteger,        &CudaMemcpyRow::dst_device_id),
@@ -87,13 +87,13 @@ inline constexpr auto kCuptiActivityKindMemsetTable = DefineTable<CudaMemsetRow>
     Column("value",          kIntegerNotNull, &CudaMemsetRow::value),
     Column("bytes",          kIntegerNotNull, &CudaMemsetRow::bytes),
     Column("graphNodeId",    kInteger,        &CudaMemsetRow::graph_node_id),
-    Column("memKind",        kInteger,        &CudaMemsetRow::mem_kind, &kEnumCudaMemKind))));
+    Column("memKind",        kInteger,        &CudaMemsetRow::mem_kind, kEnumCudaMemKind))));
 
 // Host threads waiting in synchronizing CUDA calls; syncType refers to ENUM_CUPTI_SYNC_TYPE(id).
 inline constexpr auto kCuptiActivityKindSynchronizationTable = DefineTable<CudaSyncRow>("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", TableCreation::kOnFirstRow, std::tuple_cat(
     GpuOperationColumnsOf(&CudaSyncRow::operation), ColumnList(
     Unfilled("deprecatedSyncType", kInteger),
-    Column("syncType",             kIntegerNotNull, &CudaSyncRow::sync_type, &kEnumCuptiSyncType),
+    Column("syncType",             kIntegerNotNull, &CudaSyncRow::sync_type, kEnumCuptiSyncType),
     Column("eventId",              kIntegerNotNull, &CudaSyncRow::event_id),
     Column("eventSyncId",          kInteger,        &CudaSyncRow::event_sync_id))));
 
@@ -118,7 +118,7 @@ inline constexpr auto kCuptiActivityKindCudaEventTable = DefineTable<CudaEventRo
 inline constexpr auto kCudaGraphEventsTable = DefineTable<CudaGraphEventRow>("CUDA_GRAPH_EVENTS", TableCreation::kOnFirstRow, ColumnList(
     Column("start",           kIntegerNotNull, &CudaGraphEventRow::start),
     Column("end",             kIntegerNotNull, &CudaGraphEventRow::start),
-    Column("eventClass",      kIntegerNotNull, &CudaGraphEventRow::event_class, &kEnumNsysEventClass),
+    Column("eventClass",      kIntegerNotNull, &CudaGraphEventRow::event_class, kEnumNsysEventClass),
     Column("globalTid",       kInteger,        &CudaGraphEventRow::global_tid),
     Column("nameId",          kIntegerNotNull, &CudaGraphEventRow::name_id),
     Column("graphId",         kInteger,        &CudaGraphEventRow::graph_id),
@@ -142,7 +142,7 @@ inline constexpr auto kCudaCallchainsTable = DefineTable<CallchainFrameRow>("CUD
 inline constexpr auto kCublasEventsTable = DefineTable<LibraryCallRow>("CUBLAS_EVENTS", TableCreation::kOnFirstRow, ColumnList(
     Column("start",      kIntegerNotNull, &LibraryCallRow::start),
     Column("end",        kIntegerNotNull, &LibraryCallRow::end),
-    Column("eventClass", kIntegerNotNull, &LibraryCallRow::event_class, &kEnumNsysEventClass),
+    Column("eventClass", kIntegerNotNull, &LibraryCallRow::event_class, kEnumNsysEventClass),
     Column("globalTid",  kInteger,        &LibraryCallRow::global_tid),
     Column("nameId",     kIntegerNotNull, &LibraryCallRow::name_id)));
 
@@ -151,7 +151,7 @@ inline constexpr auto kCublasEventsTable = DefineTable<LibraryCallRow>("CUBLAS_E
 inline constexpr auto kCudnnEventsTable = DefineTable<LibraryCallRow>("CUDNN_EVENTS", TableCreation::kOnFirstRow, ColumnList(
     Column("start",      kIntegerNotNull, &LibraryCallRow::start),
     Column("end",        kIntegerNotNull, &LibraryCallRow::end),
-    Column("eventClass", kIntegerNotNull, &LibraryCallRow::event_class, &kEnumNsysEventClass),
+    Column("eventClass", kIntegerNotNull, &LibraryCallRow::event_class, kEnumNsysEventClass),
     Column("globalTid",  kInteger,        &LibraryCallRow::global_tid),
     Column("nameId",     kIntegerNotNull, &LibraryCallRow::name_id)));
 
@@ -164,8 +164,8 @@ inline constexpr auto kCudaGpuMemoryUsageEventsTable = DefineTable<CudaMemoryUsa
     Column("address",                         kIntegerNotNull, &CudaMemoryUsageRow::address),
     Column("pc",                              kIntegerNotNull, &CudaMemoryUsageRow::pc),
     Column("bytes",                           kIntegerNotNull, &CudaMemoryUsageRow::bytes),
-    Column("memKind",                         kIntegerNotNull, &CudaMemoryUsageRow::mem_kind, &kEnumCudaMemKind),
-    Column("memoryOperationType",             kIntegerNotNull, &CudaMemoryUsageRow::memory_operation_type, &kEnumCudaDevMemEventOper),
+    Column("memKind",                         kIntegerNotNull, &CudaMemoryUsageRow::mem_kind, kEnumCudaMemKind),
+    Column("memoryOperationType",             kIntegerNotNull, &CudaMemoryUsageRow::memory_operation_type, kEnumCudaDevMemEventOper),
     Column("name",                            kText,           &CudaMemoryUsageRow::name),
     Column("correlationId",                   kInteger,        &CudaMemoryUsageRow::correlation_id),
     Column("streamId",                        kInteger,        &CudaMemoryUsageRow::stream_id),
@@ -234,7 +234,7 @@ inline constexpr auto kTargetInfoCudaStreamTable = DefineTable<CudaStreamRow>("T
     Column("processId", kIntegerNotNull, &CudaStreamRow::process_id),
     Column("contextId", kIntegerNotNull, &CudaStreamRow::context_id),
     Column("priority",  kIntegerNotNull, &CudaStreamRow::priority),
-    Column("flag",      kIntegerNotNull, &CudaStreamRow::flag, &kEnumCuptiStreamType)));
+    Column("flag",      kIntegerNotNull, &CudaStreamRow::flag, kEnumCuptiStreamType)));
 
 // The CUDA contexts of each process.
 inline constexpr auto kTargetInfoCudaContextInfoTable = DefineTable<CudaContextRow>("TARGET_INFO_CUDA_CONTEXT_INFO", TableCreation::kOnFirstRow, ColumnList(

@@ -52,7 +52,7 @@ inline constexpr int64_t kOsRuntimeEventClass = 27;
 inline constexpr auto kNvtxEventsTable = DefineTable<NvtxEventRow>("NVTX_EVENTS", TableCreation::kOnFirstRow, ColumnList(
     Column("start",        kIntegerNotNull, &NvtxEventRow::start),
     Column("end",          kInteger,        &NvtxEventRow::end),
-    Column("eventType",    kIntegerNotNull, &NvtxEventRow::event_type, &kEnumNsysEventType),
+    Column("eventType",    kIntegerNotNull, &NvtxEventRow::event_type, kEnumNsysEventType),
     Column("rangeId",      kInteger,        &NvtxEventRow::range_id),
     Column("category",     kInteger,        &NvtxEventRow::category),
     Column("color",        kInteger,        &NvtxEventRow::color),
@@ -76,7 +76,7 @@ inline constexpr auto kNvtxEventsTable = DefineTable<NvtxEventRow>("NVTX_EVENTS"
 inline constexpr auto kOsrtApiTable = DefineTable<OsrtCallRow>("OSRT_API", TableCreation::kOnFirstRow, ColumnList(
     Column("start",        kIntegerNotNull, &OsrtCallRow::start),
     Column("end",          kIntegerNotNull, &OsrtCallRow::end),
-    Fixed("eventClass",    kIntegerNotNull, kOsRuntimeEventClass, &kEnumNsysEventClass),
+    Fixed("eventClass",    kIntegerNotNull, kOsRuntimeEventClass, kEnumNsysEventClass),
     Column("globalTid",    kInteger,        &OsrtCallRow::global_tid),
     Column("nameId",       kIntegerNotNull, &OsrtCallRow::name_id),
     Column("returnValue",  kIntegerNotNull, &OsrtCallRow::return_value),

@@ -112,9 +112,9 @@ inline constexpr auto kMpiRanksTable = DefineTable<MpiRankRow>("MPI_RANKS", Tabl
 // timestampType 2 (host), source 2 (the launcher counted it) and severity 2 (warning).
 inline constexpr auto kDiagnosticEventTable = DefineTable<DiagnosticEventRow>("DIAGNOSTIC_EVENT", TableCreation::kOnFirstRow, ColumnList(
     Column("timestamp",    kIntegerNotNull, &DiagnosticEventRow::timestamp),
-    Fixed("timestampType", kIntegerNotNull, kHostTimestamp, &kEnumDiagnosticTimestampSource),
-    Fixed("source",        kIntegerNotNull, kDaemon, &kEnumDiagnosticSourceType),
-    Fixed("severity",      kIntegerNotNull, kWarning, &kEnumDiagnosticSeverityLevel),
+    Fixed("timestampType", kIntegerNotNull, kHostTimestamp, kEnumDiagnosticTimestampSource),
+    Fixed("source",        kIntegerNotNull, kDaemon, kEnumDiagnosticSourceType),
+    Fixed("severity",      kIntegerNotNull, kWarning, kEnumDiagnosticSeverityLevel),
     Column("text",         kTextNotNull,    &DiagnosticEventRow::text),
     Column("globalPid",    kInteger,        &DiagnosticEventRow::global_pid)));
 
