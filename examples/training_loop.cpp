@@ -1,7 +1,6 @@
-// A CPU-only stand-in for a training loop, bundled so that `prof profile --stats=true` has
-// something realistic to show on any machine: a loader thread prepares batches (file reads, sleeps)
-// while the main thread waits for them and "trains" inside NVTX ranges, as the seed tutorial's
-// PyTorch loops do.
+// A CPU-only stand-in for a training loop, bundled so that `prof profile --stats=true` has something
+// realistic to show on any machine: a loader thread prepares batches (file reads, sleeps) while the
+// main thread waits for them and "trains" inside NVTX ranges, as the seed tutorial's PyTorch loops do.
 //
 //   training_loop [steps]   (default 20)
 #include <nvtx3/nvToolsExt.h>

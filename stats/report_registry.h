@@ -15,10 +15,9 @@
 // `report_options(name TEXT PRIMARY KEY)` with the options given for that run (empty without), so
 // SQL reads them as `EXISTS (SELECT 1 FROM report_options WHERE name = 'base')`.
 // Kernel names: a report that prints kernel names reads the view cuda_kernels (every
-// CUPTI_ACTIVITY_KIND_KERNEL column plus `name`), lists it in `views` and accepts
-// kKernelNameOptions: `name` is demangledName by default, shortName with `base`, mangledName with
-// `mangled` (the demangled name where the capture has no mangled one; `base` wins when both are
-// given).
+// CUPTI_ACTIVITY_KIND_KERNEL column plus `name`), lists it in `views` and accepts kKernelNameOptions:
+// `name` is demangledName by default, shortName with `base`, mangledName with `mangled` (the
+// demangled name where the capture has no mangled one; `base` wins when both are given).
 #pragma once
 
 #include <optional>

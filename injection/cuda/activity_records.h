@@ -1,14 +1,14 @@
 // CUPTI activity records → prof's CUDA stream records (injection/protocol/cuda_records.h).
 //
 // ActivityConverter is the seam between CUPTI and the stream: it reads CUPTI's structs and hands
-// finished protocol records to a RecordSink, so the conversion can be exercised with records built
-// in memory. It copies values unconverted (the collector maps CUPTI's enums onto nsys's).
+// finished protocol records to a RecordSink, so the conversion can be exercised with records built in
+// memory. It copies values unconverted (the collector maps CUPTI's enums onto nsys's).
 //
-// Threads: Convert() may be called from any thread (CUPTI's worker thread, or the thread that
-// forces a flush), but not concurrently: the caller serialises buffers (activity_buffers.cpp holds
-// a lock). A kernel name is sent as a CudaStringRecord before the first kernel that uses it *from
-// the thread that emits it*, and again when a later buffer is delivered on another thread, because
-// records of different threads may reach the launcher in any order.
+// Threads: Convert() may be called from any thread (CUPTI's worker thread, or the thread that forces a
+// flush), but not concurrently: the caller serialises buffers (activity_buffers.cpp holds a lock).
+// A kernel name is sent as a CudaStringRecord before the first kernel that uses it *from the thread
+// that emits it*, and again when a later buffer is delivered on another thread, because records of
+// different threads may reach the launcher in any order.
 #pragma once
 
 #include <cupti.h>

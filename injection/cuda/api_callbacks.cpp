@@ -28,9 +28,8 @@ constexpr size_t kWords = kMaxCbid / 64;
 const CuptiFunctions* g_cupti = nullptr;
 std::atomic<bool> g_recording{false};
 // CUPTI's callback names ("cudaLaunchKernel_v7000": the names nsys stores, with the version suffix
-// that CUpti_CallbackData::functionName lacks) of the recorded functions, filled before any
-// callback. A function enabled only for its sync rows (cudaStreamQuery) has none: its calls are not
-// written.
+// that CUpti_CallbackData::functionName lacks) of the recorded functions, filled before any callback.
+// A function enabled only for its sync rows (cudaStreamQuery) has none: its calls are not written.
 const char* g_names[2][kMaxCbid] = {};
 // The enabled functions whose calls carry the caller's Python stack (--python-backtrace=cuda):
 // those that launch work or can block the thread.

@@ -1,7 +1,7 @@
 // CUDA runtime and driver API calls, recorded from CUPTI callbacks with prof's own timestamps.
 //
-// Why callbacks: CUPTI's RUNTIME/DRIVER *activity* records cost about 0.5 us per API call on the
-// H200 (measured, docs/cuda.md); a callback that reads the clock twice and appends 40 bytes to the
+// Why callbacks: CUPTI's RUNTIME/DRIVER *activity* records cost about 0.5 us per API call on the H200
+// (measured, docs/cuda.md); a callback that reads the clock twice and appends 40 bytes to the
 // thread's ring costs a fraction of that, and callbacks are enabled only for the recorded calls, so
 // the high-frequency trivial ones (cudaGetDevice, cudaGetLastError, ...) cost nothing at all.
 //

@@ -32,14 +32,13 @@ constexpr std::string_view kSkippedRuntimeApis[] = {
     "cudaStreamGetId",
     "cudaStreamGetPriority",
     "cudaThreadExchangeStreamCaptureMode",
-    // Polled in loops: nsys writes its SYNCHRONIZATION row but not the call (H200,
-    // cuda_streams.cu); its callback stays enabled for the row (sync_records.h).
+    // Polled in loops: nsys writes its SYNCHRONIZATION row but not the call (H200, cuda_streams.cu);
+    // its callback stays enabled for the row (sync_records.h).
     "cudaStreamQuery",
 };
 
 // The driver's equivalents, the context-stack bookkeeping the runtime does on every call, and the
-// driver calls of skipped runtime calls (those become outermost calls when their caller is
-// skipped).
+// driver calls of skipped runtime calls (those become outermost calls when their caller is skipped).
 constexpr std::string_view kSkippedDriverApis[] = {
     "cuCtxGetApiVersion",
     "cuCtxGetCurrent",

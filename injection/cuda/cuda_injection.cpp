@@ -1,7 +1,7 @@
 // Entry point of libprof_cuda.so. The CUDA driver loads the library named by CUDA_INJECTION64_PATH
-// and calls InitializeInjection inside the program's first cuInit (PyTorch: its first GPU use).
-// From there prof loads libcupti, puts CUPTI on the stream's clock, enables the GPU activity kinds
-// and the API callbacks, and arranges the final flush. Whatever fails is reported once as a
+// and calls InitializeInjection inside the program's first cuInit (PyTorch: its first GPU use). From
+// there prof loads libcupti, puts CUPTI on the stream's clock, enables the GPU activity kinds and the
+// API callbacks, and arranges the final flush. Whatever fails is reported once as a
 // CudaInitStatusRecord (the launcher prints it) and the program runs on untraced by CUDA.
 #include <pthread.h>
 #include <unistd.h>
@@ -42,8 +42,8 @@ void SendStatus(protocol::CudaInitStatus status, uint32_t version, const char* t
 
 uint64_t CUPTIAPI StreamClock() { return MonotonicNowNs(); }
 
-// At exit() — from any thread — while CUDA is still alive: this handler is registered inside
-// cuInit, after the CUDA runtime's own, so it runs before CUDA tears down.
+// At exit() — from any thread — while CUDA is still alive: this handler is registered inside cuInit,
+// after the CUDA runtime's own, so it runs before CUDA tears down.
 void FlushAtExit() {
   if (getpid() != g_traced_pid) return;  // a fork child: never call CUPTI there
   ScopedPatientEmit patient;
@@ -132,8 +132,8 @@ void StartTracing() {
 }  // namespace
 }  // namespace prof::injection::cuda
 
-// Called by the CUDA driver, once per process, inside the first cuInit. Returns 1 (success) even
-// when prof does not trace: a failing injection must never make the program's CUDA fail.
+// Called by the CUDA driver, once per process, inside the first cuInit. Returns 1 (success) even when
+// prof does not trace: a failing injection must never make the program's CUDA fail.
 extern "C" PROF_EXPORT int InitializeInjection(void) {
   using namespace prof::injection;
   static std::atomic<bool> started{false};

@@ -1,5 +1,5 @@
-// X-list of the CUPTI functions prof resolves from libcupti (see cupti_library.h). No include
-// guard: included once per expansion of PROF_CUPTI_FUNCTION.
+// X-list of the CUPTI functions prof resolves from libcupti (see cupti_library.h). No include guard:
+// included once per expansion of PROF_CUPTI_FUNCTION.
 PROF_CUPTI_FUNCTION(cuptiGetVersion)
 PROF_CUPTI_FUNCTION(cuptiGetResultString)
 PROF_CUPTI_FUNCTION(cuptiSubscribe)

@@ -1,6 +1,6 @@
-// libcupti, loaded at run time: prof's CUDA injection is built with CUPTI's headers only, so it
-// runs with whichever libcupti matches the program (the one PyTorch already loaded, the toolkit's,
-// or the pip `nvidia` wheels') and degrades to NVTX/OS-runtime tracing when there is none.
+// libcupti, loaded at run time: prof's CUDA injection is built with CUPTI's headers only, so it runs
+// with whichever libcupti matches the program (the one PyTorch already loaded, the toolkit's, or the
+// pip `nvidia` wheels') and degrades to NVTX/OS-runtime tracing when there is none.
 //
 // Search order (first usable wins; docs/cuda.md explains why):
 //   1. a libcupti already loaded in the process (PyTorch links one): two copies must never coexist;
@@ -8,8 +8,7 @@
 //   3. $CUDA_HOME and $CUDA_PATH: lib64/, extras/CUPTI/lib64/, lib/;
 //   4. the `nvidia` pip wheels in the site-packages of any loaded library (torch, nvidia/*);
 //   5. the dynamic linker's default search, then /usr/local/cuda (the toolkit's usual home).
-// The library is never unloaded: CUPTI's threads and callbacks outlive any point where that is
-// safe.
+// The library is never unloaded: CUPTI's threads and callbacks outlive any point where that is safe.
 #pragma once
 
 #include <cupti.h>

@@ -2,10 +2,10 @@
 // name, read from a CUPTI callback's parameters. prof writes nsys's SYNCHRONIZATION and CUDA_EVENT
 // rows from these calls (sync_records.h) instead of enabling CUPTI's activity kinds for them.
 //
-// Runtime and driver functions are both decoded: the runtime makes the driver's call inside its
-// own, and the innermost decoded call of an outermost API call is the one that counts (its entry
-// and exit are closest to the wait itself), but a runtime call that reaches the driver some other
-// way must still count.
+// Runtime and driver functions are both decoded: the runtime makes the driver's call inside its own,
+// and the innermost decoded call of an outermost API call is the one that counts (its entry and exit
+// are closest to the wait itself), but a runtime call that reaches the driver some other way must
+// still count.
 #pragma once
 
 #include <cuda.h>

@@ -3,19 +3,16 @@
 // Contract (in addition to record_format.h's):
 // - Values are CUPTI's own, unconverted: enum values (copy kinds, memory kinds, sync types, launch
 //   types, cache configs, stream flags) are CUPTI's numbering, ids (device, context, stream,
-//   correlation, graph, graph node, grid) are the ones CUPTI assigned in that process. The
-//   collector maps them onto nsys's ENUM_* ids; nothing on this side depends on the report schema.
-// - GPU timestamps are on the stream's clock (CLOCK_MONOTONIC ns): CUPTI is given prof's clock
-// through
+//   correlation, graph, graph node, grid) are the ones CUPTI assigned in that process. The collector
+//   maps them onto nsys's ENUM_* ids; nothing on this side depends on the report schema.
+// - GPU timestamps are on the stream's clock (CLOCK_MONOTONIC ns): CUPTI is given prof's clock through
 //   cuptiActivityRegisterTimestampCallback, so GPU and API times need no calibration.
-// - header.timestamp_ns is the start of the call or GPU operation; header.tid is the thread that
-// made
+// - header.timestamp_ns is the start of the call or GPU operation; header.tid is the thread that made
 //   the API call (API records) or the thread that delivered the CUPTI buffer (GPU records, device,
 //   context and stream records: meaningless there).
 // - Names are sent once and referred to by id: API names as (domain, cbid) by a CudaApiNameRecord
-//   before the first call that uses them, kernel names by a CudaStringRecord before the first
-//   kernel record that uses them. Both are emitted by the thread that emits the records that use
-//   them.
+//   before the first call that uses them, kernel names by a CudaStringRecord before the first kernel
+//   record that uses them. Both are emitted by the thread that emits the records that use them.
 // - A record kind's struct never changes once released; a new field means a new kind.
 #pragma once
 
@@ -211,9 +208,9 @@ enum class CudaGraphEventKind : uint32_t {
   kGraphExecCreated = 2
 };
 
-// Sent from the thread that created the graph, at the moment CUPTI reported it
-// (header.timestamp_ns). original_graph_id: the graph a clone was made from; graph_exec_id: the
-// executable graph instantiated from graph_id. Both are kNoGraphId where they do not apply.
+// Sent from the thread that created the graph, at the moment CUPTI reported it (header.timestamp_ns).
+// original_graph_id: the graph a clone was made from; graph_exec_id: the executable graph
+// instantiated from graph_id. Both are kNoGraphId where they do not apply.
 struct CudaGraphEventRecord {
   RecordHeader header;
   CudaGraphEventKind kind;

@@ -1,10 +1,9 @@
-// The one contract between `prof profile` and the code it injects: what to trace and where to send
-// it.
+// The one contract between `prof profile` and the code it injects: what to trace and where to send it.
 //
 // The launcher encodes InjectionSettings into one environment variable (kSettingsEnvVar) of the
 // child; every injected library decodes it from there. Keys are versioned by kSettingsVersion; a
-// library that finds another version, or no variable, stays inert. Decoding allocates nothing, so
-// it is safe inside library constructors that run before malloc is ready to be traced.
+// library that finds another version, or no variable, stays inert. Decoding allocates nothing, so it
+// is safe inside library constructors that run before malloc is ready to be traced.
 #pragma once
 
 #include <cstdint>

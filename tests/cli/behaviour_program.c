@@ -5,8 +5,8 @@
  *   behaviour_program args A...  prints each argument on its own line
  *   behaviour_program env NAME   prints the value of NAME (or "<unset>")
  *   behaviour_program sigwait    blocks SIGTERM, sends it to itself, takes it with sigwait() and
- *                                prints "sigwait=15" (a thread that does not block it would die of
- * it) behaviour_program closefds   closes every descriptor from 3 up (to 1023 or its limit), as
+ *                                prints "sigwait=15" (a thread that does not block it would die of it)
+ *   behaviour_program closefds   closes every descriptor from 3 up (to 1023 or its limit), as
  *                                daemons do, puts a pipe on all those numbers, sleeps 100 ms and
  *                                prints how many of them were closed meanwhile ("closed=0")
  *   behaviour_program reusesockets  closes every descriptor from 3 up, puts one end of a socket
@@ -14,8 +14,7 @@
  *                                calls for 100 ms, and prints how many bytes arrived at the other
  *                                end and how many of its own are still there ("sent=0 kept=1")
  *   behaviour_program rawfork    makes a child with _Fork() (no fork handlers run, as with clone()
- *                                in sandboxes) that calls exit(); prints "child=0" once it exited
- */
+ *                                in sandboxes) that calls exit(); prints "child=0" once it exited */
 #define _GNU_SOURCE  // _Fork
 #include <fcntl.h>
 #include <signal.h>

@@ -18,8 +18,7 @@ TEST_CASE("the version suffix is stripped from CUPTI's names") {
 }
 
 TEST_CASE("the calls nsys records in a PyTorch program are recorded") {
-  // Every name in the CUPTI_ACTIVITY_KIND_RUNTIME table of
-  // tests/data/nsys-torch_mix/torch_mix.sqlite.
+  // Every name in the CUPTI_ACTIVITY_KIND_RUNTIME table of tests/data/nsys-torch_mix/torch_mix.sqlite.
   for (const char* name : {"cudaLaunchKernel_v7000",
                            "cudaStreamIsCapturing_v10000",
                            "cudaStreamCreateWithPriority_v5050",

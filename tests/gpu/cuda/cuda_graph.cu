@@ -1,9 +1,9 @@
-// GPU test program: a CUDA graph of 1 memset + 4 kernels captured on a stream, instantiated once
-// and launched 5 times, after one ordinary launch of the same kernel.
+// GPU test program: a CUDA graph of 1 memset + 4 kernels captured on a stream, instantiated once and
+// launched 5 times, after one ordinary launch of the same kernel.
 // tests/gpu/check_cuda_report.py (program "cuda_graph") asserts exactly what a trace must show:
 //
-// NVTX push/pop ranges, 1 each, nested in "cuda_graph": warmup, capture, instantiate, launch,
-// teardown Graph-level tracing (nsys's default, --cuda-graph-trace=graph):
+// NVTX push/pop ranges, 1 each, nested in "cuda_graph": warmup, capture, instantiate, launch, teardown
+// Graph-level tracing (nsys's default, --cuda-graph-trace=graph):
 //   KERNEL: step_kernel x1 (graphNodeId NULL, grid 4 block 256) in "warmup"
 //   GRAPH_TRACE: 5 rows, all of one graphExecId, each correlated to a cudaGraphLaunch, in "launch"
 //   MEMSET: none

@@ -9,18 +9,15 @@
 //   scale_kernel  x3 on stream s1, grid 16 block 256, static shared 1024, dynamic 0,   in "kernels"
 //   reduce_kernel x2 on stream s2, grid 8  block 128, static shared 0,    dynamic 512, in "events"
 // MEMCPY, 1 each, (copyKind, srcKind, dstKind, bytes):
-//   cudaMemcpy on the default stream, in "sync-copies":      (1,0,2) (1,1,2) (2,2,0) (2,2,1)
-//   (8,2,2), 16384 B cudaMemcpyAsync on s1, in "async-copies":                 (1,0,2) (1,1,2)
-//   (2,2,0) (2,2,1) (8,2,2), 8192 B
-// MEMSET, in "memsets": cudaMemset value 0, 16384 B, default stream; cudaMemsetAsync value 1, 8192
-// B, s2 SYNCHRONIZATION: cudaStreamWaitEvent 1, cudaEventSynchronize 1, cudaEventQuery 1,
-// cudaStreamQuery 1
+//   cudaMemcpy on the default stream, in "sync-copies":      (1,0,2) (1,1,2) (2,2,0) (2,2,1) (8,2,2), 16384 B
+//   cudaMemcpyAsync on s1, in "async-copies":                 (1,0,2) (1,1,2) (2,2,0) (2,2,1) (8,2,2), 8192 B
+// MEMSET, in "memsets": cudaMemset value 0, 16384 B, default stream; cudaMemsetAsync value 1, 8192 B, s2
+// SYNCHRONIZATION: cudaStreamWaitEvent 1, cudaEventSynchronize 1, cudaEventQuery 1, cudaStreamQuery 1
 //   (under a correlationId with no RUNTIME row: nsys records the sync but not the call),
-//   cudaStreamSynchronize 2, cudaDeviceSynchronize 1 (not asserted: nsys's reference export shows
-//   none for it); each inside its call, the wait and the event sync naming their event's record
+//   cudaStreamSynchronize 2, cudaDeviceSynchronize 1 (not asserted: nsys's reference export shows none
+//   for it); each inside its call, the wait and the event sync naming their event's record
 // CUDA_EVENT: cudaEventRecord 2, eventSyncIds 1 and 2
-// RUNTIME calls: cudaStreamCreate 3, cudaMalloc 4, cudaHostAlloc 1 (what cudaMallocHost records
-// as), cudaEventCreate 2,
+// RUNTIME calls: cudaStreamCreate 3, cudaMalloc 4, cudaHostAlloc 1 (what cudaMallocHost records as), cudaEventCreate 2,
 //   cudaLaunchKernel 9, cudaEventRecord 2, cudaStreamWaitEvent 1, cudaEventSynchronize 1,
 //   cudaEventQuery 1,
 //   cudaMemcpy 5, cudaMemcpyAsync 5, cudaStreamSynchronize 2, cudaMemset 1, cudaMemsetAsync 1,
