@@ -61,6 +61,9 @@ Status ParseRange(const std::string& text, protocol::CaptureRange* range) {
     *range = protocol::CaptureRange::kCudaProfilerApi;
   } else if (text == "nvtx") {
     *range = protocol::CaptureRange::kNvtx;
+  } else if (text == "hotkey") {
+    return Status::Error(
+        "--capture-range=hotkey is not supported: prof does not trace graphics programs' keys");
   } else {
     return Status::Error("unknown --capture-range '" + text +
                          "'; expected none, cudaProfilerApi or nvtx");

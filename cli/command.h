@@ -20,6 +20,9 @@ class Command {
   // The exit code of a command line this subcommand cannot parse (`prof diff` keeps 1 for "a
   // regression", so its errors exit 2).
   virtual int UsageErrorExitCode() const { return 1; }
+  // Whether the words CLI11 did not recognise are this command's to read (`prof profile`: the
+  // program and its arguments); for the others they are unknown options.
+  virtual bool TakesRemainingArguments() const { return false; }
 };
 
 }  // namespace prof::cli

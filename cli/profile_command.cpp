@@ -10,14 +10,19 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 #include "cli/capture_flags.h"
+#include "cli/command_line_errors.h"
+#include "cli/nsys_profile_options.h"
 #include "cli/report_namer.h"
 #include "cli/trace_options.h"
 #include "collector/executable_linkage.h"
 #include "collector/launcher.h"
 #include "collector/profile_session.h"
+#include "common/quantities.h"
 #include "injection/protocol/launch_settings.h"
 #include "stats/stats_runner.h"
 
@@ -30,8 +35,22 @@ Examples:
       Trace CUDA, NVTX and OS runtime calls; write report1.sqlite (or the next free name).
   prof profile -t nvtx,osrt -o step_%p --stats=true ./train --epochs 1
       Write step_<pid>.sqlite and print the default summary reports when the program ends.
-  prof profile -f true -e OMP_NUM_THREADS=4 -o run python train.py
-      Overwrite run.sqlite and set a variable in the program's environment.)";
+  prof profile -f true -e OMP_NUM_THREADS=4,CUDA_LAUNCH_BLOCKING=0 -o run python train.py
+      Overwrite run.sqlite and set two variables in the program's environment.
+  prof profile -w true -t cuda,nvtx,osrt,cudnn,cublas -s none -o out -f true -x true python train.py
+      nsys command lines run unchanged: nsys's options are implemented, accepted where they ask
+      for nothing prof lacks (-s none), or refused in one line (docs/nsys-compatibility.md).
+  prof profile -- sh -c 'python train.py > log'
+      -- ends prof's options.)";
+
+// "Usage: prof profile [options] <program> [args...]": the program and its arguments follow
+// prof's options, which CLI11's generated usage line does not show.
+class ProfileFormatter : public CLI::Formatter {
+ public:
+  std::string make_usage(const CLI::App* /*app*/, std::string /*name*/) const override {
+    return "Usage: prof profile [options] <program> [args...]\n";
+  }
+};
 
 // Where the injection libraries are: lib/ next to the bin/ that holds this executable.
 Status FindLibraryDir(std::string* dir) {
@@ -89,12 +108,31 @@ std::string ShellQuote(const std::string& word) {
   return quoted + "'";
 }
 
+// "report written to r.sqlite (1.2 MB): 12,345 events: 10,000 NVTX events, 2,345 OS runtime
+// calls".
+std::string ReportSummary(const std::string& path, const std::vector<storage::EventCount>& events) {
+  std::error_code error;
+  const uintmax_t size = std::filesystem::file_size(path, error);
+  std::string summary = "report written to " + path;
+  if (!error) summary += " (" + FormatBytes(size) + ")";
+  uint64_t total = 0;
+  std::string kinds;
+  for (const storage::EventCount& kind : events) {
+    total += kind.rows;
+    kinds += (kinds.empty() ? "" : ", ") + FormatCount(kind.rows) + " " + kind.noun;
+  }
+  if (total == 0) return summary + ": no events";
+  return summary + ": " + FormatCount(total) + " events" +
+         (events.size() > 1 ? ": " + kinds : " (" + kinds + ")");
+}
+
 class ProfileCommand : public Command {
  public:
   CLI::App* Register(CLI::App& app) override {
     CLI::App* sub =
         app.add_subcommand("profile", "Run a program and write a report of its activity.");
     sub->footer(kExamples);
+    sub->formatter(std::make_shared<ProfileFormatter>());
     sub->add_option("-t,--trace", trace_,
                     "APIs to trace: comma list of cuda, nvtx, osrt, cublas, cudnn, nccl (NCCL's "
                     "NVTX ranges), or none")
@@ -103,17 +141,38 @@ class ProfileCommand : public Command {
         "-o,--output", output_,
         "Report file name; %p = pid, %h = host name, %q{VAR} = environment variable, "
         "%% = %; .sqlite is appended when missing (default: report1.sqlite, report2...)");
-    sub->add_option("-f,--force-overwrite", force_overwrite_,
+    sub->add_option("-f,--force-overwrite", force_overwrite_text_,
                     "Overwrite an existing report (true|false)")
         ->default_str("false");
-    sub->add_option("--stats", stats_, "Print the default summary reports at the end (true|false)")
+    sub->add_option("--stats", stats_text_,
+                    "Print the default summary reports at the end (true|false)")
+        ->default_str("false");
+    sub->add_option("-w,--show-output", show_output_,
+                    "Show the program's stdout and stderr (true); false sends them to /dev/null")
+        ->default_str("true");
+    sub->add_option("-x,--stop-on-exit", stop_on_exit_,
+                    "Stop when the program exits (true); false collects until --duration expires")
+        ->default_str("true");
+    sub->add_option("--wait", wait_,
+                    "After the program exits, wait for the processes it left behind (all) or not "
+                    "(primary)")
+        ->check(CLI::IsMember({"all", "primary"}))
+        ->default_str("all");
+    sub->add_option("-n,--inherit-environment", inherit_environment_,
+                    "Give the program prof's environment (true), or only prof's and -e's "
+                    "variables (false)")
+        ->default_str("true");
+    sub->add_option("--trace-fork-before-exec", trace_fork_before_exec_,
+                    "Accepted for nsys (true|false): prof always traces forked children")
         ->default_str("false");
     sub->add_option("--osrt-threshold", osrt_threshold_ns_,
                     "Record OS runtime calls lasting at least this many ns")
         ->check(CheckNanoseconds)
         ->default_str("1000");
-    sub->add_option("-e,--env-var", environment_, "Set NAME=value in the program's environment")
+    sub->add_option("-e,--env-var", environment_,
+                    "Set NAME=value in the program's environment; A=B,C=D sets two")
         ->allow_extra_args(false)  // one value per -e: the program and its arguments follow
+        ->delimiter(',')
         ->check([](const std::string& entry) {
           return entry.find('=') == std::string::npos || entry.front() == '='
                      ? std::string("expected NAME=value, got '" + entry + "'")
@@ -132,11 +191,21 @@ class ProfileCommand : public Command {
         ->check(CLI::IsMember({"cuda", "none", "false"}))
         ->default_str("none");
     RegisterCaptureFlags(sub, &capture_flags_);
+    nsys_options_.Register(sub);
     sub->add_flag("-q,--quiet", quiet_, "Print only errors (the program's output is untouched)");
     sub->prefix_command();  // the first positional is the program; the rest are its arguments
+    // After `--`, CLI11 hands a subcommand's words to its parent unless the subcommand still
+    // expects a positional. This one expects one but takes no word (its check refuses them all),
+    // so `--` and everything after it stay in remaining(), in order, for Run().
+    sub->add_option("program", unused_positional_)
+        ->check([](const std::string&) { return std::string("the program stays in remaining()"); })
+        ->group("");
+    sub->validate_positionals();
     sub_ = sub;
     return sub;
   }
+
+  bool TakesRemainingArguments() const override { return true; }
 
   int Run() override {
     if (quiet_) spdlog::set_level(spdlog::level::err);
@@ -145,25 +214,31 @@ class ProfileCommand : public Command {
     signal(SIGPIPE, SIG_IGN);
     collector::ProfileOptions options;
     options.command = sub_->remaining();
+    // `--` ends prof's options: what follows is the program, even when it starts with '-'.
+    const bool after_separator = !options.command.empty() && options.command.front() == "--";
+    if (after_separator) options.command.erase(options.command.begin());
     if (options.command.empty())
-      return Fail(Status::Error("no program given; see prof profile --help"));
-    if (options.command.front().rfind('-', 0) == 0) {
       return Fail(
-          Status::Error("unknown option " + options.command.front() + "; see prof profile --help"));
+          Status::Error("no program given; usage: prof profile [options] <program> "
+                        "[args...]"));
+    if (!after_separator && options.command.front().rfind('-', 0) == 0) {
+      return Fail(Status::Error(UnknownOptionError(*sub_, options.command)));
     }
-    Status status = ParseTraceList(trace_, &options.trace_flags);
+    Status status = ParseSettings(&options);
     if (!status.ok()) return Fail(status);
-    if (!(status = ParseCaptureFlags(capture_flags_, &options.capture)).ok()) return Fail(status);
     if (!(status = FindLibraryDir(&options.library_dir)).ok()) return Fail(status);
     if (options.trace_flags != 0) WarnIfStaticallyLinked(options.command.front(), environment_);
+    if (nsys_options_.Value("--export") == "sqlite") {
+      spdlog::info("--export=sqlite: the report is an SQLite file already; no second file");
+    }
 
     options.trace_text = trace_;
     options.osrt_threshold_ns = osrt_threshold_ns_;
     options.cuda_graph_trace = cuda_graph_trace_ == "node" ? protocol::CudaGraphTrace::kNode
                                                            : protocol::CudaGraphTrace::kGraph;
-    options.cuda_memory_usage = cuda_memory_usage_;
     options.python_backtrace = python_backtrace_ == "cuda";
     options.extra_environment = environment_;
+    options.wait_for_all = wait_ == "all";
     for (const auto& word : options.command) {
       options.command_line += (options.command_line.empty() ? "" : " ") + ShellQuote(word);
     }
@@ -183,14 +258,6 @@ class ProfileCommand : public Command {
       // The program's failure matters more to scripts than prof's own, but both are failures.
       return result.exit_code != 0 ? result.exit_code : 1;
     }
-    if ((options.trace_flags & protocol::kTraceCuda) &&
-        !collector::HasCudaInjection(options.library_dir)) {
-      spdlog::warn("warning: CUDA tracing is not available in this build; tracing the rest");
-    }
-    for (const std::string& warning : result.python_warnings) spdlog::warn("warning: {}", warning);
-    for (const std::string& warning : result.cuda_warnings) {
-      spdlog::warn("warning: CUDA is not traced: {}; tracing the rest", warning);
-    }
     if (result.descriptors_exhausted) {
       spdlog::warn(
           "warning: prof ran out of file descriptors (ulimit -n), so traced processes "
@@ -204,12 +271,48 @@ class ProfileCommand : public Command {
       spdlog::warn("warning: {} events were cut by the death of the process writing them",
                    result.torn_records);
     }
-    for (const std::string& path : result.report_paths) spdlog::info("report written to {}", path);
+    for (size_t i = 0; i < result.report_paths.size(); ++i) {
+      spdlog::info("{}", ReportSummary(result.report_paths[i], result.report_events[i]));
+    }
+    spdlog::info("finished {:.1f} s after the program exited", result.finish_ns / 1e9);
     if (stats_) PrintStats(result.report_path);
     return result.exit_code;
   }
 
  private:
+  // Turns the options' text into `options`; the first bad value is the error.
+  Status ParseSettings(collector::ProfileOptions* options) {
+    PROF_RETURN_IF_ERROR(nsys_options_.Check());
+    PROF_RETURN_IF_ERROR(ParseTraceList(trace_, &options->trace_flags));
+    PROF_RETURN_IF_ERROR(ParseCaptureFlags(capture_flags_, &options->capture));
+    const std::pair<const char*, const std::string*> booleans[] = {
+        {"--force-overwrite", &force_overwrite_text_},
+        {"--stats", &stats_text_},
+        {"--cuda-memory-usage", &cuda_memory_usage_},
+        {"--show-output", &show_output_},
+        {"--stop-on-exit", &stop_on_exit_},
+        {"--inherit-environment", &inherit_environment_},
+        {"--trace-fork-before-exec", &trace_fork_before_exec_}};
+    bool values[std::size(booleans)] = {};
+    for (size_t i = 0; i < std::size(booleans); ++i) {
+      std::string error;
+      if (!ParseBoolean(booleans[i].first, *booleans[i].second, &values[i], &error)) {
+        return Status::Error(error);
+      }
+    }
+    force_overwrite_ = values[0];
+    stats_ = values[1];
+    options->cuda_memory_usage = values[2];
+    options->show_output = values[3];
+    options->stop_on_exit = values[4];
+    options->inherit_environment = values[5];
+    if (!options->stop_on_exit && options->capture.duration_ns == 0) {
+      return Status::Error(
+          "--stop-on-exit=false needs --duration: prof has no `nsys stop` to end the session");
+    }
+    return Status::Ok();
+  }
+
   int Fail(const Status& status) {
     spdlog::error("error: {}", status.message());
     return 1;
@@ -225,15 +328,24 @@ class ProfileCommand : public Command {
   CLI::App* sub_ = nullptr;
   std::string trace_ = kDefaultTrace;
   std::string output_;
+  std::string force_overwrite_text_ = "false";
   bool force_overwrite_ = false;
+  std::string stats_text_ = "false";
   bool stats_ = false;
+  std::string show_output_ = "true";
+  std::string stop_on_exit_ = "true";
+  std::string wait_ = "all";
+  std::string inherit_environment_ = "true";
+  std::string trace_fork_before_exec_ = "false";
   uint64_t osrt_threshold_ns_ = 1000;
   std::string cuda_graph_trace_ = "graph";
-  bool cuda_memory_usage_ = false;
+  std::string cuda_memory_usage_ = "false";
   std::string python_backtrace_ = "none";
   std::vector<std::string> environment_;
   bool quiet_ = false;
   CaptureFlags capture_flags_;
+  NsysProfileOptions nsys_options_;
+  std::string unused_positional_;
 };
 
 }  // namespace

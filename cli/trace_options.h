@@ -1,5 +1,6 @@
-// The --trace value: a comma list of cuda, nvtx, osrt, cublas, cudnn, nccl (NCCL's NVTX ranges:
-// the same as nvtx), or none (alone).
+// The --trace value: a comma list of cuda, nvtx, osrt, cublas, cudnn (both trace cuda too, as in
+// nsys), nccl (NCCL's NVTX ranges: the same as nvtx), cuda-sw (the same as cuda), or none (alone).
+// nsys's values for APIs prof does not trace are refused by name.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,9 @@
 #include "collector/capture_controller.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <string>
 
 namespace prof::collector {
 
@@ -23,8 +26,19 @@ void CaptureController::CloseExpiredWindow(uint64_t now_ns) {
   const uint32_t opened = control_->windows_opened.load(std::memory_order_acquire);
   if (opened == 0) return;
   const protocol::CaptureWindow& window = protocol::WindowSlot(control_, opened - 1);
-  if (now_ns - window.start_ns.load(std::memory_order_acquire) >= options_.duration_ns) {
-    protocol::TryCloseWindow(control_, opened - 1, now_ns);
+  if (now_ns - window.start_ns.load(std::memory_order_acquire) >= options_.duration_ns &&
+      protocol::TryCloseWindow(control_, opened - 1, now_ns)) {
+    // The program's fate is worth a word when this ends its collection while it runs.
+    const bool done = control_->state.load(std::memory_order_acquire) == protocol::kCaptureDone &&
+                      !program_exited_;
+    std::string then;
+    if (done && options_.kill_signal != 0) {
+      then = "; stopping the program with signal " + std::to_string(options_.kill_signal) +
+             " (--kill)";
+    } else if (done) {
+      then = "; the program keeps running (--kill=none)";
+    }
+    spdlog::info("--duration={} s reached: collection stopped{}", options_.duration_ns / 1e9, then);
   }
 }
 
@@ -34,7 +48,7 @@ int CaptureController::Tick(uint64_t now_ns) {
   const bool ends_program =
       options_.duration_ns > 0 ||
       (options_.range != protocol::CaptureRange::kNone && options_.shuts_down());
-  if (!signalled_ && ends_program && options_.kill_signal != 0 &&
+  if (!signalled_ && !program_exited_ && ends_program && options_.kill_signal != 0 &&
       control_->state.load(std::memory_order_acquire) == protocol::kCaptureDone) {
     signalled_ = true;
     return options_.kill_signal;

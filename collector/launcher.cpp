@@ -96,6 +96,7 @@ Status ChildProcess::Spawn(const LaunchSpec& spec) {
   std::vector<char*> argv_pointers = PointersTo(argv);
   std::vector<char*> env_pointers = PointersTo(environment);
   const std::optional<rlimit> descriptor_limit = spec.descriptor_limit;
+  const bool discard_output = spec.discard_output;
   pid_ = fork();
   if (pid_ < 0) {
     const int error = errno;
@@ -113,6 +114,14 @@ Status ChildProcess::Spawn(const LaunchSpec& spec) {
     if (go != 1) _exit(127);
     signal(SIGPIPE, SIG_DFL);
     if (descriptor_limit) setrlimit(RLIMIT_NOFILE, &*descriptor_limit);
+    if (discard_output) {
+      const int null_fd = open("/dev/null", O_WRONLY);
+      if (null_fd >= 0) {
+        dup2(null_fd, STDOUT_FILENO);
+        dup2(null_fd, STDERR_FILENO);
+        if (null_fd > STDERR_FILENO) close(null_fd);
+      }
+    }
     execve(argv_pointers[0], argv_pointers.data(), env_pointers.data());
     const int exec_errno = errno;
     (void)!write(error_pipe[1], &exec_errno, sizeof(exec_errno));

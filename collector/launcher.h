@@ -3,7 +3,7 @@
 //   Spawn()   forks a child that waits, before exec, until told to go;
 //   Release() lets it exec the program (or reports why exec failed);
 //   Cancel()  kills a child that never ran the program.
-// The child's stdin, stdout and stderr are the launcher's, untouched.
+// The child's stdin, stdout and stderr are the launcher's, untouched unless `discard_output`.
 #pragma once
 
 #include <sys/resource.h>
@@ -21,6 +21,7 @@ struct LaunchSpec {
   std::vector<std::string> argv;           // argv[0] is the program, searched in PATH like a shell
   std::vector<std::string> environment;    // the child's complete environment, "NAME=value"
   std::optional<rlimit> descriptor_limit;  // RLIMIT_NOFILE for the program, when not prof's
+  bool discard_output = false;             // stdout and stderr to /dev/null (-w false)
 };
 
 // Raises this process's soft RLIMIT_NOFILE to its hard limit (prof holds a socket per traced

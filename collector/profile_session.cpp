@@ -17,6 +17,7 @@
 #include "collector/capture_page.h"
 #include "collector/capture_router.h"
 #include "collector/launcher.h"
+#include "collector/session_console.h"
 #include "collector/session_server.h"
 #include "collector/stream_importer.h"
 #include "injection/protocol/clock.h"
@@ -164,7 +165,8 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   }
 
   std::vector<std::string> environment;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
+  for (char** entry = options.inherit_environment ? environ : nullptr;
+       entry != nullptr && *entry != nullptr; ++entry) {
     const std::string name = name_of(*entry);
     bool overridden = false;
     for (const auto& mine : ours) overridden |= name_of(mine) == name;
@@ -200,16 +202,26 @@ void SignalDescendants(SessionServer* server, const ChildProcess& child, int sig
   }
 }
 
-// Reads streams until the program exits and then until every stream of its process tree has ended
-// (or SIGTERM/SIGHUP reaches prof after the exit), running the capture timers in between; a second
-// SIGINT ends it at once, the program running or not.
+// Reads streams until the program exits and then, with --wait=all, until every stream of its
+// process tree has ended (or SIGTERM/SIGHUP reaches prof after the exit); with -x false, until
+// --duration expires. Runs the capture timers in between and says what happens (SessionConsole);
+// a second SIGINT ends it at once, the program running or not.
 // Returns when the program exited (CLOCK_MONOTONIC ns).
-uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRouter* router,
-                         CaptureController* capture, int* exit_code) {
+uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, ChildProcess* child,
+                         CaptureRouter* router, CaptureController* capture,
+                         const protocol::CaptureControl& control, uint64_t collection_start,
+                         int* exit_code) {
+  SessionConsole console;
+  StreamImporter& first_importer = *router->reports().front().importer;
   uint64_t last_commit = protocol::MonotonicNowNs();
   bool exited = false;
   uint64_t exit_time = 0;
   uint64_t quiet_since = 0;  // when the last connection closed after the exit
+  // -x false: the session lasts --delay + --duration, whenever the program exits.
+  const uint64_t collection_end =
+      options.stop_on_exit
+          ? 0
+          : collection_start + options.capture.delay_ns + options.capture.duration_ns;
   sig_atomic_t stop_requests_at_exit = 0;
   sig_atomic_t forwards_done = 0;
   bool commit_failed = false;
@@ -218,7 +230,7 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRout
         exited ? 10 : capture->PollTimeoutMs(protocol::MonotonicNowNs(), kPollIntervalMs);
     server->PollOnce(timeout_ms, exited ? -1 : child->exit_fd(), router);
     const uint64_t now = protocol::MonotonicNowNs();
-    if (const int kill_signal = exited ? 0 : capture->Tick(now)) {
+    if (const int kill_signal = capture->Tick(now)) {
       child->Signal(kill_signal);
       SignalDescendants(server, *child, kill_signal);
     }
@@ -227,10 +239,13 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRout
       SignalDescendants(server, *child, g_forwarded_signal);
     }
     router->Refresh();
+    console.NewWarnings(first_importer);
     if (!exited && child->Reap(false, exit_code)) {
       exited = true;
       exit_time = now;
       stop_requests_at_exit = g_stop_requests;
+      capture->ProgramExited();
+      SessionConsole::ProgramExited(options.capture, control);
       // A burst that outran decoding makes the finish take seconds: say why prof is still busy.
       if (const uint64_t waiting = server->bytes_waiting_on_disk(); waiting >= kBytesWorthANote) {
         spdlog::info("reading {} MB of records that waited on disk while the program ran",
@@ -256,17 +271,31 @@ uint64_t ImportUntilExit(SessionServer* server, ChildProcess* child, CaptureRout
       last_commit = now;
     }
     if (!exited) continue;
-    if (server->streams_open()) {
+    if (g_stop_requests != stop_requests_at_exit) break;
+    if (collection_end != 0) {
+      if (now >= collection_end) break;
+      continue;
+    }
+    const std::vector<uint32_t> streaming = server->StreamingPids();
+    const bool primary_streaming =
+        std::find(streaming.begin(), streaming.end(), static_cast<uint32_t>(child->pid())) !=
+        streaming.end();
+    if (options.wait_for_all ? !streaming.empty() : primary_streaming) {
       quiet_since = 0;
+      console.StillWaiting(now - exit_time, streaming, options.wait_for_all);
     } else if (quiet_since == 0) {
       quiet_since = now;
     }
-    if ((quiet_since != 0 && now - quiet_since >= kQuietLingerNs) ||
-        g_stop_requests != stop_requests_at_exit) {
+    if (quiet_since != 0 && now - quiet_since >= kQuietLingerNs) {
+      if (!options.wait_for_all && !streaming.empty()) {
+        spdlog::info("not waiting for {} process(es) that outlived the program (--wait=primary)",
+                     streaming.size());
+      }
       break;
     }
   }
   server->CloseAll(router);
+  console.NewWarnings(first_importer);
   return exit_time;
 }
 
@@ -302,6 +331,9 @@ void RecordCaptureSettings(const ProfileOptions& options, int64_t run_duration_n
   writer->Add<storage::kMetaDataCaptureTable>({"INCLUDE_CHILDREN", "true"});
 }
 
+constexpr const char* kNoCudaDriver =
+    "this machine has no CUDA driver (libcuda.so.1 cannot be loaded)";
+
 // Whether a CUDA program could run here at all: without the driver library the injection is never
 // loaded, so the report's missing CUDA rows need a word from prof.
 bool CudaDriverLoadable() {
@@ -335,15 +367,11 @@ Status FinishReports(const ProfileOptions& options, storage::SessionInfo session
     session.cuda_dropped_records = count(DataProblem::kCudaDroppedRecords);
     result->dropped_records += problems[DataProblem::kDroppedRecords];
     result->torn_records += problems[DataProblem::kTornRecords];
-    if (i == 0) {
-      result->cuda_warnings = importer.cuda_warnings();
-      result->python_warnings = importer.python_warnings();
-      if (options.python_backtrace && importer.cuda_tracing_started() &&
-          importer.python_stacks() == 0 && result->python_warnings.empty()) {
-        result->python_warnings.push_back(
-            "--python-backtrace=cuda: no CUDA call had a Python stack (no Python code made "
-            "CUDA calls)");
-      }
+    if (i == 0 && options.python_backtrace && importer.cuda_tracing_started() &&
+        importer.python_stacks() == 0 && importer.python_warnings().empty()) {
+      spdlog::warn(
+          "warning: --python-backtrace=cuda: no CUDA call had a Python stack (no Python code "
+          "made CUDA calls)");
     }
     RecordCaptureSettings(options, session.duration_ns, report.writer.get());
     RecordCaptureControl(options.capture, ReportWindows(*router, i, options.capture.repeats()),
@@ -355,6 +383,7 @@ Status FinishReports(const ProfileOptions& options, storage::SessionInfo session
     Status finished = report.writer->Finish(session);
     if (finished.ok()) {
       result->report_paths.push_back(report.path);
+      result->report_events.push_back(report.writer->EventCounts());
     } else if (status.ok()) {
       status = finished;
     }
@@ -378,6 +407,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   LaunchSpec spec;
   spec.descriptor_limit = RaiseDescriptorLimit();
   spec.environment = BuildEnvironment(options, server->socket_path(), &session.environment_set);
+  spec.discard_output = !options.show_output;
   const std::string* path_variable = FindVariable(spec.environment, "PATH");
   std::string program;
   PROF_RETURN_IF_ERROR(ResolveProgram(options.command.at(0),
@@ -406,16 +436,25 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
     return status;
   }
   server->SpillTo(storage::ReportDirectory(router.reports().front().path));
+  SessionConsole::Started(options.trace_text, options.command_line, child.pid(),
+                          router.reports().front().path);
+  if ((options.trace_flags & protocol::kTraceCuda) && !HasCudaInjection(options.library_dir)) {
+    spdlog::warn("warning: CUDA tracing is not available in this build; tracing the rest");
+  } else if ((options.trace_flags & protocol::kTraceCuda) && !CudaDriverLoadable()) {
+    spdlog::warn("warning: CUDA is not traced: {}; tracing the rest", kNoCudaDriver);
+  }
   CaptureController capture(options.capture, capture_page->control());
   uint64_t exit_time = 0;
   {
     SignalForwarding forwarding(&child);
-    capture.Start(protocol::MonotonicNowNs());
+    const uint64_t collection_start = protocol::MonotonicNowNs();
+    capture.Start(collection_start);
     if (!(status = child.Release()).ok()) {
       router.AbandonAll();
       return status;
     }
-    exit_time = ImportUntilExit(server.get(), &child, &router, &capture, &result->exit_code);
+    exit_time = ImportUntilExit(options, server.get(), &child, &router, &capture,
+                                *capture_page->control(), collection_start, &result->exit_code);
     router.Refresh();
 
     session.prof_version = PROF_VERSION;
@@ -427,11 +466,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
     session.utc_epoch_ns_at_start = utc_start;
     status = FinishReports(options, session, session_start, &router, result);
   }
-  if ((options.trace_flags & protocol::kTraceCuda) && HasCudaInjection(options.library_dir) &&
-      !router.reports().front().importer->cuda_tracing_started() && result->cuda_warnings.empty() &&
-      !CudaDriverLoadable()) {
-    result->cuda_warnings.push_back(kNoCudaDriver);
-  }
+  result->finish_ns = protocol::MonotonicNowNs() - exit_time;
   if (!result->report_paths.empty()) result->report_path = result->report_paths.front();
   result->descriptors_exhausted = server->descriptors_exhausted();
   return status.ok() ? router.report_error() : status;

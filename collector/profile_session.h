@@ -18,6 +18,7 @@
 #include "common/status.h"
 #include "injection/protocol/launch_settings.h"
 #include "storage/report_name_claim.h"
+#include "storage/report_writer.h"
 
 namespace prof::collector {
 
@@ -33,6 +34,10 @@ struct ProfileOptions {
   std::string library_dir;                     // where libprof_core.so and friends live
   std::string command_line;                    // for the report: the profiled command, quoted
   CaptureOptions capture;                      // --delay, --duration, --kill, -c, -p, ...
+  bool show_output = true;          // -w false: the program's stdout and stderr go to /dev/null
+  bool inherit_environment = true;  // -n false: the program gets prof's and -e's variables only
+  bool wait_for_all = true;         // --wait=primary: the report ends when the program exits
+  bool stop_on_exit = true;         // -x false: collection goes on until --duration expires
   // Names and claims a report once the child's pid is known (for %p); errors abort before the
   // program runs. `number` is 0 for the session's one report, N for the report of the Nth repeated
   // capture. The claim (null: none) goes to the report's writer, which ends it.
@@ -45,20 +50,14 @@ struct ProfileResult {
   int exit_code = 0;        // the program's exit code, or 128+N when signal N killed it
   std::string report_path;  // empty when no report was written; else the first of report_paths
   std::vector<std::string> report_paths;  // one per capture window with --capture-range-end=repeat
+  // Per report of report_paths: the events it holds, by kind.
+  std::vector<std::vector<storage::EventCount>> report_events;
+  uint64_t finish_ns = 0;  // from the program's exit to the reports' completion
   uint64_t dropped_records = 0;
   uint64_t torn_records = 0;
-  // One line per distinct reason CUDA tracing did not start in a process (no libcupti, another
-  // profiler owns CUPTI, ...), or kNoCudaDriver when the machine has none; empty when tracing
-  // started or the program never used CUDA.
-  std::vector<std::string> cuda_warnings;
-  // --python-backtrace=cuda: interpreters it cannot read, or that no call had a Python stack.
-  std::vector<std::string> python_warnings;
   // prof ran out of file descriptors (one per traced process): processes waited to be read.
   bool descriptors_exhausted = false;
 };
-
-inline constexpr const char* kNoCudaDriver =
-    "this machine has no CUDA driver (libcuda.so.1 cannot be loaded)";
 
 // True when `library_dir` holds libprof_cuda.so (prof was built with CUPTI's headers).
 bool HasCudaInjection(const std::string& library_dir);

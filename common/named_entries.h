@@ -18,6 +18,7 @@ auto FindByName(const Entries& entries, std::string_view name) -> decltype(&*std
 }
 
 inline std::string_view NameOf(std::string_view name) { return name; }
+inline std::string_view NameOf(const std::string& name) { return name; }
 template <typename Entry>
 std::string_view NameOf(const Entry* entry) {
   return entry->name;

@@ -93,6 +93,7 @@ class ReportWriter::Impl {
   }
   Status Commit();
   uint64_t RowsWaitingOnDisk() { return batches_.rows_waiting_on_disk(); }
+  std::vector<EventCount> EventCounts() const;
   Status Finish(const SessionInfo& session);
   void Abandon();
 
@@ -131,6 +132,7 @@ class ReportWriter::Impl {
   std::map<int64_t, ThreadName> thread_names_;  // by globalTid: rows come out sorted
   std::map<int64_t, ProcessName> processes_;    // by globalPid
   std::vector<std::unique_ptr<TableInserter>> tables_ = InsertersOfKnownTables();
+  std::vector<uint64_t> rows_added_ = std::vector<uint64_t>(tables_.size());
   // Declared last, so that their threads end before anything they write with is destroyed. The
   // pipeline owns db_, schema_ and transaction_ from Open() until its Stop().
   ChunkPipeline pipeline_{&db_, &schema_, [this] { return CommitRows(); },
@@ -161,8 +163,18 @@ StringId ReportWriter::Impl::InternString(std::string_view value) {
 void ReportWriter::Impl::AddRow(size_t table_index, RowBindFunction bind, const void* row) {
   if (!status_.ok()) return;
   TableInserter* table = tables_[table_index].get();
+  ++rows_added_[table_index];
   if (table->Add(bind, row)) Submit(table);
   if (++rows_since_commit_ >= kCommitRows) Note(Commit());
+}
+
+std::vector<EventCount> ReportWriter::Impl::EventCounts() const {
+  std::vector<EventCount> counts;
+  for (size_t i = 0; i < rows_added_.size(); ++i) {
+    const std::string& noun = KnownTables()[i].event_noun;
+    if (!noun.empty() && rows_added_[i] > 0) counts.push_back({noun, rows_added_[i]});
+  }
+  return counts;
 }
 
 void ReportWriter::Impl::Submit(TableInserter* table) {
@@ -264,6 +276,8 @@ StatusOr<std::unique_ptr<ReportWriter>> ReportWriter::Create(std::unique_ptr<Rep
 }
 
 StringId ReportWriter::InternString(std::string_view value) { return impl_->InternString(value); }
+
+std::vector<EventCount> ReportWriter::EventCounts() const { return impl_->EventCounts(); }
 
 void ReportWriter::AddRow(size_t table_index, RowBindFunction bind, const void* row) {
   impl_->AddRow(table_index, bind, row);

@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "storage/report_name_claim.h"
@@ -55,6 +56,12 @@ struct SessionInfo {
 // The directory of a report path ("." for a bare file name): where the report's temporary files
 // go, so that they use the disk the report is written to (/tmp may be memory).
 std::string ReportDirectory(const std::string& report_path);
+
+// Rows of one event table (TableSpec::event_noun) a writer was given.
+struct EventCount {
+  std::string noun;  // "NVTX events"
+  uint64_t rows = 0;
+};
 
 class ReportWriter {
  public:
@@ -91,6 +98,8 @@ class ReportWriter {
   Status Commit();
   // Rows that outran SQLite and wait in the spill file: Finish() inserts them first.
   uint64_t RowsWaitingOnDisk();
+  // The rows given so far to each event table that has some, in ReportTables order.
+  std::vector<EventCount> EventCounts() const;
   // Writes TARGET_INFO_SESSION_START_TIME, PROF_SESSION, PROCESSES, ThreadNames and indexes,
   // commits, closes and renames the file into place. On failure the temporary file is deleted and
   // the Status names the first error (an Add* failure included: Add* keep the first error and

@@ -24,7 +24,8 @@ TableSpec Describe(const EnumTable& table) {
               table.name,
               {{"id", kIntegerPrimaryKey.text}, {"name", kText.text}, {"label", kText.text}}, ""),
           "id, name, label",
-          3};
+          3,
+          ""};
 }
 
 }  // namespace prof::storage

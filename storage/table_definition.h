@@ -57,6 +57,7 @@ struct TableSpec {
   std::string ddl;                       // CREATE TABLE ...
   std::string insert_columns;            // "start, end, ...": the columns rows bind, in order
   int insert_column_count = 0;
+  std::string event_noun;  // what a row is in prof profile's end summary ("" for no event table)
 };
 
 namespace table_definition {
@@ -180,6 +181,14 @@ struct Table {
   TableCreation creation;
   std::tuple<Columns...> columns;
   std::string_view constraint;  // a table constraint after the columns, e.g. a composite key
+  std::string_view event_noun;  // the rows are events the end-of-run summary counts as these
+
+  // The table with its rows counted as `noun` ("NVTX events") when a profile run ends.
+  constexpr Table CountedAs(std::string_view noun) const {
+    Table counted = *this;
+    counted.event_noun = noun;
+    return counted;
+  }
 
   // Appends `row`'s values in the order of the INSERT's columns.
   void Bind(const Row& row, RowBinder* binder) const {
@@ -197,7 +206,7 @@ template <typename Row, typename... Columns>
 constexpr Table<Row, Columns...> DefineTable(std::string_view name, TableCreation creation,
                                              std::tuple<Columns...> columns,
                                              std::string_view constraint = "") {
-  return {name, creation, columns, constraint};
+  return {name, creation, columns, constraint, {}};
 }
 
 // "CREATE TABLE name (\n    column declaration,\n ...);" with an optional table constraint.
@@ -211,7 +220,8 @@ std::string CreateTableSql(std::string_view table, const std::vector<ColumnDdl>&
 // The spec of a table or an ENUM_* table: its DDL and INSERT columns spelled out.
 template <typename Row, typename... Columns>
 TableSpec Describe(const Table<Row, Columns...>& table) {
-  TableSpec spec{std::string(table.name), table.creation, {}, {}, {}, 0};
+  TableSpec spec{std::string(table.name),      table.creation, {}, {}, {}, 0,
+                 std::string(table.event_noun)};
   std::vector<ColumnDdl> ddl;
   auto add = [&](const auto& column) {
     ddl.push_back({column.name, column.declaration.text});

@@ -36,7 +36,7 @@ inline constexpr auto kCuptiActivityKindRuntimeTable = DefineTable<CudaApiCallRo
     Column("correlationId", kInteger,        &CudaApiCallRow::correlation_id),
     Column("nameId",        kIntegerNotNull, &CudaApiCallRow::name_id),
     Column("returnValue",   kIntegerNotNull, &CudaApiCallRow::return_value),
-    Column("callchainId",   kInteger,        &CudaApiCallRow::callchain_id)));
+    Column("callchainId",   kInteger,        &CudaApiCallRow::callchain_id))).CountedAs("CUDA API calls");
 
 // Kernels run on the GPU; the name columns refer to StringIds(id), launchType, cacheConfig and
 // sharedMemoryLimitConfig to their ENUM_CUDA_* tables.
@@ -61,7 +61,7 @@ inline constexpr auto kCuptiActivityKindKernelTable = DefineTable<CudaKernelRow>
     Column("gridId",                  kIntegerNotNull, &CudaKernelRow::grid_id),
     Column("sharedMemoryExecuted",    kInteger,        &CudaKernelRow::shared_memory_executed),
     Column("graphNodeId",             kInteger,        &CudaKernelRow::graph_node_id),
-    Column("sharedMemoryLimitConfig", kInteger,        &CudaKernelRow::shared_memory_limit_config, kEnumCudaSharedMemLimitConfig))));
+    Column("sharedMemoryLimitConfig", kInteger,        &CudaKernelRow::shared_memory_limit_config, kEnumCudaSharedMemLimitConfig)))).CountedAs("kernels");
 
 // Memory copies run on the GPU; copyKind refers to ENUM_CUDA_MEMCPY_OPER(id), srcKind and dstKind
 // to ENUM_CUDA_MEM_KIND(id).
@@ -79,7 +79,7 @@ inline constexpr auto kCuptiActivityKindMemcpyTable = DefineTable<CudaMemcpyRow>
     Unfilled("migrationCause",  kInteger),
     Column("graphNodeId",       kInteger,        &CudaMemcpyRow::graph_node_id),
     Unfilled("virtualAddress",  kInteger),
-    Column("copyCount",         kInteger,        &CudaMemcpyRow::copy_count))));
+    Column("copyCount",         kInteger,        &CudaMemcpyRow::copy_count)))).CountedAs("memory copies");
 
 // Memory sets run on the GPU; memKind refers to ENUM_CUDA_MEM_KIND(id).
 inline constexpr auto kCuptiActivityKindMemsetTable = DefineTable<CudaMemsetRow>("CUPTI_ACTIVITY_KIND_MEMSET", TableCreation::kOnFirstRow, std::tuple_cat(
@@ -87,7 +87,7 @@ inline constexpr auto kCuptiActivityKindMemsetTable = DefineTable<CudaMemsetRow>
     Column("value",          kIntegerNotNull, &CudaMemsetRow::value),
     Column("bytes",          kIntegerNotNull, &CudaMemsetRow::bytes),
     Column("graphNodeId",    kInteger,        &CudaMemsetRow::graph_node_id),
-    Column("memKind",        kInteger,        &CudaMemsetRow::mem_kind, kEnumCudaMemKind))));
+    Column("memKind",        kInteger,        &CudaMemsetRow::mem_kind, kEnumCudaMemKind)))).CountedAs("memsets");
 
 // Host threads waiting in synchronizing CUDA calls; syncType refers to ENUM_CUPTI_SYNC_TYPE(id).
 inline constexpr auto kCuptiActivityKindSynchronizationTable = DefineTable<CudaSyncRow>("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", TableCreation::kOnFirstRow, std::tuple_cat(
@@ -95,13 +95,13 @@ inline constexpr auto kCuptiActivityKindSynchronizationTable = DefineTable<CudaS
     Unfilled("deprecatedSyncType", kInteger),
     Column("syncType",             kIntegerNotNull, &CudaSyncRow::sync_type, kEnumCuptiSyncType),
     Column("eventId",              kIntegerNotNull, &CudaSyncRow::event_id),
-    Column("eventSyncId",          kInteger,        &CudaSyncRow::event_sync_id))));
+    Column("eventSyncId",          kInteger,        &CudaSyncRow::event_sync_id)))).CountedAs("synchronizations");
 
 // Whole CUDA graph launches run on the GPU.
 inline constexpr auto kCuptiActivityKindGraphTraceTable = DefineTable<CudaGraphTraceRow>("CUPTI_ACTIVITY_KIND_GRAPH_TRACE", TableCreation::kOnFirstRow, std::tuple_cat(
     GpuOperationColumnsOf(&CudaGraphTraceRow::operation), ColumnList(
     Column("graphId",        kIntegerNotNull, &CudaGraphTraceRow::graph_id),
-    Column("graphExecId",    kIntegerNotNull, &CudaGraphTraceRow::graph_exec_id))));
+    Column("graphExecId",    kIntegerNotNull, &CudaGraphTraceRow::graph_exec_id)))).CountedAs("graph launches");
 
 // cudaEventRecord calls reaching the GPU.
 inline constexpr auto kCuptiActivityKindCudaEventTable = DefineTable<CudaEventRow>("CUPTI_ACTIVITY_KIND_CUDA_EVENT", TableCreation::kOnFirstRow, ColumnList(
@@ -144,7 +144,7 @@ inline constexpr auto kCublasEventsTable = DefineTable<LibraryCallRow>("CUBLAS_E
     Column("end",        kIntegerNotNull, &LibraryCallRow::end),
     Column("eventClass", kIntegerNotNull, &LibraryCallRow::event_class, kEnumNsysEventClass),
     Column("globalTid",  kInteger,        &LibraryCallRow::global_tid),
-    Column("nameId",     kIntegerNotNull, &LibraryCallRow::name_id)));
+    Column("nameId",     kIntegerNotNull, &LibraryCallRow::name_id))).CountedAs("cuBLAS calls");
 
 // cuDNN API calls (--trace=cudnn), as ranges on the calling thread; eventClass refers to
 // ENUM_NSYS_EVENT_CLASS(id) (28 cuDNN), nameId to StringIds(id): the function's name.
@@ -153,7 +153,7 @@ inline constexpr auto kCudnnEventsTable = DefineTable<LibraryCallRow>("CUDNN_EVE
     Column("end",        kIntegerNotNull, &LibraryCallRow::end),
     Column("eventClass", kIntegerNotNull, &LibraryCallRow::event_class, kEnumNsysEventClass),
     Column("globalTid",  kInteger,        &LibraryCallRow::global_tid),
-    Column("nameId",     kIntegerNotNull, &LibraryCallRow::name_id)));
+    Column("nameId",     kIntegerNotNull, &LibraryCallRow::name_id))).CountedAs("cuDNN calls");
 
 // GPU memory allocations and frees (--cuda-memory-usage=true): one row per operation.
 inline constexpr auto kCudaGpuMemoryUsageEventsTable = DefineTable<CudaMemoryUsageRow>("CUDA_GPU_MEMORY_USAGE_EVENTS", TableCreation::kOnFirstRow, ColumnList(
@@ -174,7 +174,7 @@ inline constexpr auto kCudaGpuMemoryUsageEventsTable = DefineTable<CudaMemoryUsa
     Column("localMemoryPoolSize",             kInteger,        &CudaMemoryUsageRow::local_pool_size),
     Column("localMemoryPoolUtilizedSize",     kInteger,        &CudaMemoryUsageRow::local_pool_utilized_size),
     Column("importedMemoryPoolAddress",       kInteger,        &CudaMemoryUsageRow::imported_pool_address),
-    Column("importedMemoryPoolProcessId",     kInteger,        &CudaMemoryUsageRow::imported_pool_process_id)));
+    Column("importedMemoryPoolProcessId",     kInteger,        &CudaMemoryUsageRow::imported_pool_process_id))).CountedAs("GPU memory operations");
 
 // The GPUs CUDA reported; vmId is the GlobalId VM bits (1 << 48).
 inline constexpr auto kTargetInfoGpuTable = DefineTable<GpuInfoRow>("TARGET_INFO_GPU", TableCreation::kOnFirstRow, ColumnList(

@@ -69,7 +69,7 @@ inline constexpr auto kNvtxEventsTable = DefineTable<NvtxEventRow>("NVTX_EVENTS"
     Column("floatValue",   kReal,           &NvtxEventRow::float_value),
     Column("jsonTextId",   kInteger,        &NvtxEventRow::json_text_id),
     Unfilled("jsonText",   kText),
-    Unfilled("binaryData", kText)));
+    Unfilled("binaryData", kText))).CountedAs("NVTX events");
 
 // OS runtime (libc/pthread) calls; eventClass refers to ENUM_NSYS_EVENT_CLASS(id), nameId to
 // StringIds(id); callchainId is 0 (no backtraces).
@@ -81,7 +81,7 @@ inline constexpr auto kOsrtApiTable = DefineTable<OsrtCallRow>("OSRT_API", Table
     Column("nameId",       kIntegerNotNull, &OsrtCallRow::name_id),
     Column("returnValue",  kIntegerNotNull, &OsrtCallRow::return_value),
     Column("nestingLevel", kInteger,        &OsrtCallRow::nesting_level),
-    Fixed("callchainId",   kIntegerNotNull, int64_t{0})));
+    Fixed("callchainId",   kIntegerNotNull, int64_t{0}))).CountedAs("OS runtime calls");
 // clang-format on
 
 }  // namespace prof::storage

@@ -235,7 +235,7 @@ TEST_CASE("bad capture values are one-line errors and nothing runs") {
       {{"-p", "step"}, "--nvtx-capture needs --capture-range=nvtx"},
       {{"-c", "nvtx"}, "--capture-range=nvtx needs --nvtx-capture=RANGE[@DOMAIN]"},
       {{"-c", "hotkey"},
-       "unknown --capture-range 'hotkey'; expected none, cudaProfilerApi or nvtx"},
+       "--capture-range=hotkey is not supported: prof does not trace graphics programs' keys"},
       {{"--capture-range-end=repeat"},
        "--capture-range-end needs --capture-range=cudaProfilerApi or nvtx"},
       {{"-c", "nvtx", "-p", "step", "--capture-range-end=repeat:0"},

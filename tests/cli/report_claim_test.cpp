@@ -25,6 +25,7 @@ using prof::test::MakeTempDir;
 using prof::test::ProfBinary;
 using prof::test::QueryRows;
 using prof::test::RunCommand;
+using prof::test::WithoutProgressNotes;
 using Rows = std::vector<std::vector<std::string>>;
 namespace fs = std::filesystem;
 
@@ -120,7 +121,7 @@ Runs ProfileConcurrently(const std::string& test_name, int count, const std::str
   for (int i = 1; i <= count; ++i) {
     const std::string code = ReadFile(dir + "/exits/" + std::to_string(i));
     runs.exit_codes.push_back(code.empty() ? -1 : std::stoi(code));
-    runs.lines.push_back(ReadFile(dir + "/errors/" + std::to_string(i)));
+    runs.lines.push_back(WithoutProgressNotes(ReadFile(dir + "/errors/" + std::to_string(i))));
   }
   for (const std::string& name : FilesIn(dir + "/started")) runs.started.push_back(std::stoi(name));
   std::sort(runs.started.begin(), runs.started.end());
@@ -348,7 +349,7 @@ TEST_CASE("a running prof's claim refuses the name - once its prof is gone it is
   close(held);
   const CommandResult taken = RunCommand(profile);
   CHECK(taken.exit_code == 0);
-  CHECK(taken.err == TakeOverLines(report));
+  CHECK(WithoutProgressNotes(taken.err) == TakeOverLines(report));
   CHECK(FilesIn(dir + "/started") == std::vector<std::string>{"1"});
   CHECK(RunOfReport(report) == "1");
 }
@@ -378,7 +379,7 @@ TEST_CASE("a SIGKILLed prof leaves its placeholder - the next run takes the name
       RunCommand({ProfBinary(), "profile", "-t", "none", "-o", dir + "/runs/killed", "sh", program,
                   "2", dir + "/started", dir, "0"});
   CHECK(taken.exit_code == 0);
-  CHECK(taken.err == TakeOverLines(report));
+  CHECK(WithoutProgressNotes(taken.err) == TakeOverLines(report));
   CHECK(RunOfReport(report) == "2");
 
   // The first program, untraced since its prof died, ends once released.

@@ -14,7 +14,9 @@ TEST_CASE("trace lists map to flags") {
   REQUIRE(ParseTraceList("nvtx", &flags).ok());
   CHECK(flags == kTraceNvtx);
   REQUIRE(ParseTraceList("cublas,cudnn", &flags).ok());
-  CHECK(flags == (kTraceCublas | kTraceCudnn));
+  CHECK(flags == (kTraceCublas | kTraceCudnn | kTraceCuda));
+  REQUIRE(ParseTraceList("cuda-sw,nvtx", &flags).ok());
+  CHECK(flags == (kTraceCuda | kTraceNvtx));
   REQUIRE(ParseTraceList("none", &flags).ok());
   CHECK(flags == 0);
 }
@@ -27,17 +29,36 @@ TEST_CASE("trace value nccl records NCCL's NVTX ranges, so it turns on NVTX trac
   CHECK(flags == (kTraceCuda | kTraceNvtx));
 }
 
+TEST_CASE("tracing cuDNN or cuBLAS alone traces CUDA too, as nsys does") {
+  uint32_t flags = 0;
+  REQUIRE(ParseTraceList("cudnn", &flags).ok());
+  CHECK(flags == (kTraceCudnn | kTraceCuda));
+  REQUIRE(ParseTraceList("cublas", &flags).ok());
+  CHECK(flags == (kTraceCublas | kTraceCuda));
+}
+
+TEST_CASE("nsys's trace values for APIs prof does not trace are refused by name") {
+  uint32_t flags = 7;
+  CHECK(ParseTraceList("cuda,opengl,nvtx,osrt", &flags).message() ==
+        "--trace=opengl is not supported: prof does not trace it; prof traces cuda, nvtx, osrt, "
+        "cublas, cudnn, nccl, cuda-sw, none");
+  CHECK(ParseTraceList("mpi", &flags).message().rfind("--trace=mpi is not supported", 0) == 0);
+  CHECK(flags == 7);
+}
+
 TEST_CASE("unknown or contradictory trace values are errors naming the valid ones") {
   uint32_t flags = 7;
   auto status = ParseTraceList("cuda,gpu", &flags);
   CHECK_FALSE(status.ok());
   CHECK(status.message() ==
-        "unknown --trace value 'gpu'; valid values: cuda, nvtx, osrt, cublas, cudnn, nccl, none");
+        "unknown --trace value 'gpu'; valid values: cuda, nvtx, osrt, cublas, cudnn, nccl, "
+        "cuda-sw, none");
   CHECK(flags == 7);
   CHECK(ParseTraceList("none,osrt", &flags).message() ==
         "--trace=none cannot be combined with other values");
   CHECK(ParseTraceList("", &flags).message() ==
-        "--trace needs a value: cuda, nvtx, osrt, cublas, cudnn, nccl, none");
+        "--trace needs a value: cuda, nvtx, osrt, cublas, cudnn, nccl, cuda-sw, none");
   CHECK(ParseTraceList("nvtx,", &flags).message() ==
-        "unknown --trace value ''; valid values: cuda, nvtx, osrt, cublas, cudnn, nccl, none");
+        "unknown --trace value ''; valid values: cuda, nvtx, osrt, cublas, cudnn, nccl, cuda-sw, "
+        "none");
 }

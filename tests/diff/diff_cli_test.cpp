@@ -228,9 +228,10 @@ TEST_CASE("prof diff fails with exit code 2 and one line on bad input", "[diff][
              "--base and --new go together: both need at least one report");
   CheckFails(Diff({"--base", report, "--new", report, "--", report}),
              "give the reports either as BASE NEW or with --base and --new, not both");
-  CheckFails(Diff({"--bogus", report, report}), "The following argument was not expected: --bogus");
+  CheckFails(Diff({"--bogus", report, report}),
+             "unknown option --bogus for prof diff; see prof diff --help");
   CheckFails(Diff({"--threshold", "lots", report, report}),
-             "Could not convert: --threshold = lots");
+             "invalid value 'lots' for --threshold; see prof diff --help");
   CheckFails(Diff({"--threshold", "-1", report, report}),
              "--threshold must be a percentage of 0 or more");
   CheckFails(Diff({"-f", "xml", report, report}),

@@ -107,8 +107,8 @@ TEST_CASE("export rejects bad input with one error line and writes nothing", "[e
        "cannot write " + dir + "/no-such-dir/out.json: No such file or directory"},
       {{"--type", "chrome", "-o", dir, report}, "cannot write " + dir + ": it is a directory"},
       {{"--type", "chrome", "--colour", report},
-       "The following argument was not expected: --colour"},
-      {{"-o", dir + "/out.json", report}, "--type is required"},
+       "unknown option --colour for prof export; see prof export --help"},
+      {{"-o", dir + "/out.json", report}, "missing --type; see prof export --help"},
   };
   for (const Case& c : cases) {
     INFO(c.args[1] + " " + c.args.back());

@@ -148,7 +148,8 @@ TEST_CASE("A table the report does not know fails the pipeline with its name",
                        {},
                        "CREATE TABLE NO_SUCH_TABLE (id INTEGER, value TEXT);",
                        "id, value",
-                       2};
+                       2,
+                       ""};
   TableInserter unknown(spec);
   AddRow<kStringIdsTable>(&unknown, {1, "x"});
   REQUIRE(fixture.pipeline->WriteRows(unknown.TakeBatch(ByteBuffer())).ok());

@@ -272,8 +272,8 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
 }
 
 TEST_CASE("INSERTs name their columns", "[storage][schema]") {
-  const TableSpec two{"T", TableCreation::kOnFirstRow, {}, "", "a, b", 2};
-  const TableSpec one{"T", TableCreation::kOnFirstRow, {}, "", "a", 1};
+  const TableSpec two{"T", TableCreation::kOnFirstRow, {}, "", "a, b", 2, ""};
+  const TableSpec one{"T", TableCreation::kOnFirstRow, {}, "", "a", 1, ""};
   CHECK(BatchInserter::InsertSql(two, 3) == "INSERT INTO T (a, b) VALUES (?, ?), (?, ?), (?, ?)");
   CHECK(BatchInserter::InsertSql(one, 1) == "INSERT INTO T (a) VALUES (?)");
 }

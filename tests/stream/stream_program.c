@@ -6,10 +6,15 @@
  *   stream_program names             names threads through prctl and pthread_setname_np
  *   stream_program fork              fork() without exec: parent and child each mark once
  *   stream_program exec              fork()+exec of itself as "stream_program child"
- *   stream_program child             marks "child" once */
+ *   stream_program child             marks "child" once
+ *   stream_program stall N           stops its parent (prof) with SIGSTOP, emits N NVTX marks
+ *                                    "stall" (more than its rings hold, so some are dropped),
+ *                                    continues the parent, sleeps 1 s, writes "program done" to
+ *                                    stderr */
 #define _GNU_SOURCE
 #include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +160,16 @@ static int RunExec(const char* self) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+static int RunStall(long marks) {
+  const pid_t prof = getppid();
+  kill(prof, SIGSTOP);
+  for (long i = 0; i < marks; ++i) nvtxMarkA("stall");
+  kill(prof, SIGCONT);
+  sleep(1);
+  fputs("program done\n", stderr);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc >= 4 && strcmp(argv[1], "flood") == 0) return RunFlood(atoi(argv[2]), atol(argv[3]));
   if (argc >= 5 && strcmp(argv[1], "paced") == 0) {
@@ -163,6 +178,7 @@ int main(int argc, char** argv) {
   if (argc >= 4 && strcmp(argv[1], "ranges") == 0) {
     return RunRangeFlood(atoi(argv[2]), atol(argv[3]));
   }
+  if (argc >= 3 && strcmp(argv[1], "stall") == 0) return RunStall(atol(argv[2]));
   if (argc >= 2 && strcmp(argv[1], "names") == 0) return RunNames();
   if (argc >= 2 && strcmp(argv[1], "fork") == 0) return RunFork();
   if (argc >= 2 && strcmp(argv[1], "exec") == 0) return RunExec(argv[0]);

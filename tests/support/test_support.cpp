@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <regex>
+#include <sstream>
 #include <vector>
 
 extern char** environ;
@@ -131,6 +133,18 @@ std::vector<std::vector<std::string>> QueryRows(const std::string& db_path,
   sqlite3_finalize(statement);
   sqlite3_close(db);
   return rows;
+}
+
+std::string WithoutProgressNotes(const std::string& err) {
+  static const std::regex kNote("prof: (tracing .* of `|running \\(-t none|finished ).*");
+  static const std::regex kSummary("(prof: report written to .*) \\([0-9.]+ [kMGT]?B\\): .*");
+  std::string kept;
+  std::istringstream lines(err);
+  for (std::string line; std::getline(lines, line);) {
+    if (std::regex_match(line, kNote)) continue;
+    kept += std::regex_replace(line, kSummary, "$1") + "\n";
+  }
+  return kept;
 }
 
 std::string MakeTempDir(const std::string& test_name) {

@@ -30,6 +30,11 @@ std::string MakeTempDir(const std::string& test_name);
 // sanitizer builds run every test again: kept directories once filled CI's disk.
 void EndTempDirs(bool passed);
 
+// prof profile's stderr without its progress notes - the start line, the report's size and events
+// after "report written to <path>", the finish time (profile_console_test checks those) - so that
+// tests of other behaviour compare the rest exactly.
+std::string WithoutProgressNotes(const std::string& err);
+
 // Absolute paths of build artifacts, passed in by CMake as compile definitions.
 std::string ProfBinary();                          // <build>/bin/prof
 std::string TestProgram(const std::string& name);  // <build>/tests/bin/<name>
