@@ -182,7 +182,7 @@ void CudaTracker::OnInitStatus(const ProcessStream& process, const RecordHeader&
                                "have no Python stacks");
     return;
   }
-  warnings_.push_back("process " + std::to_string(process.pid) + ": CUDA not traced: " +
+  warnings_.push_back("CUDA is not traced in process " + std::to_string(process.pid) + ": " +
                       InitStatusText(init.status) + (text.empty() ? "" : ": ") + std::string(text));
 }
 

@@ -1,5 +1,5 @@
-// What `prof profile` tells its user while the program runs, each when it happens (spdlog: notes
-// are silenced by -q, warnings are not): the start line, CUDA and Python set-up problems as
+// What `prof profile` tells its user while the program runs, each when it happens (spdlog; -q
+// leaves only errors): the start line, CUDA and Python set-up problems as
 // processes report them, a capture that never started, and processes that outlive the program.
 // Losses are said by ProcessTracker (at most once a second), --duration by CaptureController, and
 // the end summary by the command. Single-threaded: the session's poll loop calls every method.

@@ -569,7 +569,7 @@ TEST_CASE("cuda_tracker collects set-up failures and CUPTI drops", "[cuda][track
   harness.Feed(dropped);
   CHECK(harness.tracker().cuda_warnings() ==
         std::vector<std::string>{
-            "process 490: CUDA not traced: libcupti not found: /usr/local/cuda/"});
+            "CUDA is not traced in process 490: libcupti not found: /usr/local/cuda/"});
   CHECK(harness.tracker().dropped_records() == 12);
   harness.Finish();
   CHECK(harness.Query("SELECT count(*) FROM sqlite_master WHERE name LIKE 'CUPTI%' OR "
