@@ -25,7 +25,8 @@ Examples:
       and 1% of the base run. Waits (poll, sleeps, lock and condition waits, joins...) are
       listed but not counted.
   prof diff --threshold 10 --min-time 100000 --range train_step base.sqlite new.sqlite
-      Ignore changes below 10% or 0.1 ms; also compare the median train_step range.
+      Ignore changes below 10%, or below 0.1 ms and 1% of the base run; also compare the median
+      train_step range.
   prof diff --min-time 0 --min-share 0 --count-waits base.sqlite new.sqlite
       Fail on any change above 5%, waits included.
   prof diff --base b1.sqlite b2.sqlite b3.sqlite --new n1.sqlite n2.sqlite n3.sqlite
