@@ -21,9 +21,14 @@ Exit status: 0 nothing regressed, 1 something regressed (listed first), 2 error.
 
 Examples:
   prof diff base.sqlite new.sqlite
-      Compare two reports; fail when an item's time grew by more than 5%.
+      Compare two reports; fail when an item's time grew by more than 5%, and by more than 5 ms
+      and 1% of the base run. Waits (poll, sleeps, lock and condition waits, joins...) are
+      listed but not counted.
   prof diff --threshold 10 --min-time 100000 --range train_step base.sqlite new.sqlite
-      Ignore changes below 10% or 0.1 ms; also compare the median train_step range.
+      Ignore changes below 10%, or below 0.1 ms and 1% of the base run; also compare the median
+      train_step range.
+  prof diff --min-time 0 --min-share 0 --count-waits base.sqlite new.sqlite
+      Fail on any change above 5%, waits included.
   prof diff --base b1.sqlite b2.sqlite b3.sqlite --new n1.sqlite n2.sqlite n3.sqlite
       Three runs a side: changes within the run-to-run spread are reported as noise.
   prof diff -f markdown -o diff.md base.sqlite new.sqlite
@@ -45,12 +50,16 @@ void DeclareOptions(CLI::App& parser, DiffArguments* args) {
   parser.add_option("--base", args->base, "Base reports (several: runs of the same build)");
   parser.add_option("--new", args->candidate, "New reports (several: runs of the same build)");
   parser
-      .add_option("--threshold", options.gate.threshold_pct,
-                  "Regressed: grew by more than PCT percent")
+      .add_option("--threshold", options.threshold_pct, "Regressed: grew by more than PCT percent")
       ->default_str("5");
+  parser.add_option("--min-time", options.min_time.ns, "Regressed: also grew by more than NS ns")
+      ->default_str("5000000");
   parser
-      .add_option("--min-time", options.gate.min_time_ns, "Regressed: also grew by more than NS ns")
-      ->default_str("0");
+      .add_option("--min-share", options.min_time.run_pct,
+                  "Regressed: also grew by more than PCT percent of the base run's traced time")
+      ->default_str("1");
+  parser.add_flag("--count-waits", options.count_waits,
+                  "Let grown waits (poll, sleeps, lock and condition waits, joins...) fail too");
   parser.add_option("--range", options.items.range,
                     "Also compare the median instance of this NVTX range ([domain:]text)");
   parser

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <utility>
 
 #include "diff/diff_formats.h"
 #include "diff/diff_table.h"
@@ -35,10 +37,13 @@ Status CheckOptions(const DiffOptions& options, stats::TimeUnit* unit) {
     return Status::Error("unknown format '" + options.format + "'; valid: " + DiffFormatNames());
   }
   PROF_ASSIGN_OR_RETURN(*unit, stats::ParseTimeUnit(options.time_unit));
-  if (!std::isfinite(options.gate.threshold_pct) || options.gate.threshold_pct < 0) {
+  if (!std::isfinite(options.threshold_pct) || options.threshold_pct < 0) {
     return Status::Error("--threshold must be a percentage of 0 or more");
   }
-  if (options.gate.min_time_ns < 0) return Status::Error("--min-time must be 0 ns or more");
+  if (options.min_time.ns < 0) return Status::Error("--min-time must be 0 ns or more");
+  if (!std::isfinite(options.min_time.run_pct) || options.min_time.run_pct < 0) {
+    return Status::Error("--min-share must be a percentage of 0 or more");
+  }
   if (options.items.range && options.items.range->empty()) {
     return Status::Error("--range needs an NVTX range name");
   }
@@ -47,11 +52,27 @@ Status CheckOptions(const DiffOptions& options, stats::TimeUnit* unit) {
 }
 
 Status LoadSide(const std::vector<std::string>& paths, const ItemOptions& options,
-                std::vector<ReportItems>* side) {
+                std::vector<LoadedReport>* side) {
   for (const std::string& path : paths) {
-    PROF_RETURN_IF_ERROR(LoadReportItems(path, options, &side->emplace_back()));
+    PROF_RETURN_IF_ERROR(LoadReport(path, options, &side->emplace_back()));
   }
   return Status::Ok();
+}
+
+std::vector<ReportItems> ItemsOf(std::vector<LoadedReport>&& side) {
+  std::vector<ReportItems> items;
+  for (LoadedReport& report : side) items.push_back(std::move(report.items));
+  return items;
+}
+
+// The median traced span of a side's reports (for an even count, the mean of the middle two).
+int64_t MedianRun(const std::vector<LoadedReport>& side) {
+  std::vector<int64_t> runs_ns;
+  for (const LoadedReport& report : side) runs_ns.push_back(report.run_ns);
+  std::sort(runs_ns.begin(), runs_ns.end());
+  const size_t middle = runs_ns.size() / 2;
+  if (runs_ns.size() % 2 == 1) return runs_ns[middle];
+  return (runs_ns[middle - 1] + runs_ns[middle]) / 2;
 }
 
 // An empty comparison would pass the gate without checking anything (a run that traced nothing,
@@ -90,13 +111,18 @@ Status RunDiff(const DiffOptions& options, DiffOutcome* outcome) {
     PROF_RETURN_IF_ERROR(stats::CheckNotAnInput(options.output, inputs));
     PROF_RETURN_IF_ERROR(stats::CheckOutputFile(options.output, options.force_overwrite));
   }
-  std::vector<ReportItems> base, candidate;
+  std::vector<LoadedReport> base, candidate;
   PROF_RETURN_IF_ERROR(LoadSide(options.base_reports, options.items, &base));
   PROF_RETURN_IF_ERROR(LoadSide(options.new_reports, options.items, &candidate));
-  const std::vector<ItemDiff> diffs = CompareItems(base, candidate, options.gate);
+  // The base run is the reference: a regression that lengthens the new run must not raise the bar.
+  const int64_t base_run_ns = MedianRun(base);
+  const GateOptions gate = {options.threshold_pct, MinTimeNs(options.min_time, base_run_ns),
+                            options.count_waits};
+  const std::vector<ItemDiff> diffs =
+      CompareItems(ItemsOf(std::move(base)), ItemsOf(std::move(candidate)), gate);
   PROF_RETURN_IF_ERROR(CheckCompared(diffs, options));
 
-  outcome->summary = DiffSummary(diffs, options.gate);
+  outcome->summary = DiffSummary(diffs, gate, DescribeMinTime(options.min_time, base_run_ns));
   outcome->regressed =
       static_cast<int>(std::count_if(diffs.begin(), diffs.end(), [](const ItemDiff& diff) {
         return diff.verdict == Verdict::kRegressed;

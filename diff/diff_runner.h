@@ -8,6 +8,7 @@
 
 #include "common/status.h"
 #include "diff/item_comparison.h"
+#include "diff/min_time.h"
 #include "diff/report_items.h"
 
 namespace prof::diff {
@@ -15,7 +16,9 @@ namespace prof::diff {
 struct DiffOptions {
   std::vector<std::string> base_reports;  // one or more
   std::vector<std::string> new_reports;   // one or more
-  GateOptions gate;
+  double threshold_pct = 5;
+  MinTime min_time;          // --min-time and --min-share
+  bool count_waits = false;  // let grown waits (waits.h) fail the gate
   ItemOptions items;
   std::string format = "column";  // diff_formats.h
   std::string output = "-";       // "-" for stdout, else the file written

@@ -62,16 +62,17 @@ stats::ResultTable MachineDiffTable(const std::vector<ItemDiff>& diffs) {
   return table;
 }
 
-std::string DiffSummary(const std::vector<ItemDiff>& diffs, const GateOptions& gate) {
-  std::array<int, 6> counts = {};
+std::string DiffSummary(const std::vector<ItemDiff>& diffs, const GateOptions& gate,
+                        std::string_view min_time) {
+  std::array<int, 7> counts = {};
   for (const ItemDiff& diff : diffs) ++counts[static_cast<size_t>(diff.verdict)];
   std::string summary;
   for (size_t verdict = 0; verdict < counts.size(); ++verdict) {
     summary += (summary.empty() ? "" : ", ") + std::to_string(counts[verdict]) + " " +
                std::string(VerdictName(static_cast<Verdict>(verdict)));
   }
-  return summary +
-         fmt::format(" (threshold {:g}%, min-time {} ns)", gate.threshold_pct, gate.min_time_ns);
+  return summary + fmt::format(" (threshold {:g}%, {}, waits {})", gate.threshold_pct, min_time,
+                               gate.count_waits ? "counted" : "uncounted");
 }
 
 }  // namespace prof::diff

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "diff/item_comparison.h"
@@ -22,8 +23,9 @@ stats::ResultTable HumanDiffTable(const std::vector<ItemDiff>& diffs);
 // `noise_ns`. Times always in ns.
 stats::ResultTable MachineDiffTable(const std::vector<ItemDiff>& diffs);
 
-// "1 regressed, 0 noise, 2 improved, 5 unchanged, 1 new, 0 vanished (threshold 5%, min-time
-// 0 ns)".
-std::string DiffSummary(const std::vector<ItemDiff>& diffs, const GateOptions& gate);
+// "1 regressed, 0 uncounted, 0 noise, 2 improved, 5 unchanged, 1 new, 0 vanished (threshold 5%,
+// <min_time>, waits uncounted)", where `min_time` is DescribeMinTime's text.
+std::string DiffSummary(const std::vector<ItemDiff>& diffs, const GateOptions& gate,
+                        std::string_view min_time);
 
 }  // namespace prof::diff

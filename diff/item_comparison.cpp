@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include "diff/waits.h"
+
 namespace prof::diff {
 namespace {
 
@@ -43,15 +45,39 @@ SideSummary Summarize(const std::vector<ReportItems>& reports, const ItemKey& ke
   return side;
 }
 
-Verdict Judge(const ItemDiff& diff, const GateOptions& gate) {
-  const double magnitude = std::fabs(diff.change_ns);
+// Whether `change` of a value that was `base` passes the threshold, and its time in the run
+// (`change` x `weight`) passes min-time.
+bool Significant(double change, double base, double weight, const GateOptions& gate) {
+  const double magnitude = std::fabs(change);
   const bool beyond_threshold =
-      diff.change_pct ? std::fabs(*diff.change_pct) > gate.threshold_pct : magnitude > 0;
-  if (!beyond_threshold || magnitude <= static_cast<double>(gate.min_time_ns)) {
+      base != 0 ? 100 * magnitude / std::fabs(base) > gate.threshold_pct : magnitude > 0;
+  return beyond_threshold && magnitude * weight > static_cast<double>(gate.min_time_ns);
+}
+
+// A total that changed while its typical total (instances x median) did not, as much and the same
+// way: the change is in a few instances, as when the scheduler delays one call by milliseconds on
+// a busy machine. A slower build slows its typical instance or runs more of them.
+bool CarriedByFewInstances(const ItemDiff& diff, const GateOptions& gate) {
+  if (ComparesMedian(diff.key.kind) || !diff.base.median_ns || !diff.candidate.median_ns) {
+    return false;
+  }
+  const double base_typical = diff.base.instances * *diff.base.median_ns;
+  const double typical_change = diff.candidate.instances * *diff.candidate.median_ns - base_typical;
+  const bool same_way = typical_change != 0 && (typical_change > 0) == (diff.change_ns > 0);
+  return !same_way || !Significant(typical_change, base_typical, 1, gate);
+}
+
+Verdict Judge(const ItemDiff& diff, const GateOptions& gate) {
+  // A range's change is per instance; in the run it happens once per base instance.
+  const double weight = ComparesMedian(diff.key.kind) ? std::max(diff.base.instances, 1.0) : 1;
+  if (!Significant(diff.change_ns, diff.base.compared_ns, weight, gate)) {
     return Verdict::kUnchanged;
   }
-  if (magnitude <= diff.noise_ns) return Verdict::kNoise;
-  return diff.change_ns > 0 ? Verdict::kRegressed : Verdict::kImproved;
+  if (std::fabs(diff.change_ns) <= diff.noise_ns || CarriedByFewInstances(diff, gate)) {
+    return Verdict::kNoise;
+  }
+  if (diff.change_ns < 0) return Verdict::kImproved;
+  return IsWait(diff.key) && !gate.count_waits ? Verdict::kUncounted : Verdict::kRegressed;
 }
 
 ItemDiff Compare(const std::vector<ReportItems>& base, const std::vector<ReportItems>& candidate,
@@ -82,8 +108,8 @@ bool ListedBefore(const ItemDiff& a, const ItemDiff& b) {
 
 std::string_view VerdictName(Verdict verdict) {
   // In Verdict order.
-  constexpr std::array<std::string_view, 6> kNames = {"regressed", "noise", "improved",
-                                                      "unchanged", "new",   "vanished"};
+  constexpr std::array<std::string_view, 7> kNames = {
+      "regressed", "uncounted", "noise", "improved", "unchanged", "new", "vanished"};
   return kNames[static_cast<size_t>(verdict)];
 }
 

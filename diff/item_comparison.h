@@ -9,11 +9,16 @@
 //   spread                    the largest minus the smallest per-report compared value: the
 //                             run-to-run noise of that side (0 with one report).
 // change = new compared - base compared, change % = 100 * change / base compared (none when the
-// base is 0). An item whose change is larger than --min-time ns and whose |change %| is larger
-// than --threshold (any change when the base is 0) is significant:
-//   regressed  significant, change > 0 and change > the spread of each side;
-//   improved   significant, change < 0 and |change| > the spread of each side;
-//   noise      significant but |change| within the larger spread (does not fail);
+// base is 0). A change is significant when |change %| is larger than threshold_pct (any change
+// when the base is 0) and its time in the run is larger than min_time_ns: |change| for a total,
+// |change| x the base instances for a range compared on its median. Then:
+//   regressed  change > 0 and larger than the spread of each side, and not noise;
+//   uncounted  would be regressed, but the item is a wait (waits.h) and count_waits is off;
+//   improved   change < 0, |change| larger than the spread of each side, and not noise;
+//   noise      |change| within the larger spread, or a total that changed through a few
+//              instances only: its typical total (instances x median) did not change
+//              significantly in the same direction (one call the scheduler delayed by
+//              milliseconds);
 //   unchanged  not significant.
 // Items in no base report are new, items in no new report vanished; neither fails the gate (their
 // time shows in the gpu_busy and gpu_span totals).
@@ -30,13 +35,14 @@ namespace prof::diff {
 
 struct GateOptions {
   double threshold_pct = 5;
-  int64_t min_time_ns = 0;
+  int64_t min_time_ns = 0;  // resolved from --min-time (min_time.h)
+  bool count_waits = false;
 };
 
 // In the order the output lists them.
-enum class Verdict { kRegressed, kNoise, kImproved, kUnchanged, kNew, kVanished };
+enum class Verdict { kRegressed, kUncounted, kNoise, kImproved, kUnchanged, kNew, kVanished };
 
-// regressed, noise, improved, unchanged, new, vanished.
+// regressed, uncounted, noise, improved, unchanged, new, vanished.
 std::string_view VerdictName(Verdict verdict);
 
 // One side's view of an item; see the header comment.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "diff/item_queries.h"
+#include "diff/run_span.h"
 #include "stats/report_database.h"
 #include "stats/report_registry.h"
 
@@ -104,7 +105,7 @@ Status ReadItems(storage::Database* db, const ItemQuery& query, ReportItems* ite
 
 }  // namespace
 
-Status LoadReportItems(const std::string& path, const ItemOptions& options, ReportItems* out) {
+Status LoadReport(const std::string& path, const ItemOptions& options, LoadedReport* out) {
   storage::Database db;
   PROF_RETURN_IF_ERROR(stats::OpenReportDatabase(path, &db));
   PROF_RETURN_IF_ERROR(SetOptions(&db, options));
@@ -116,7 +117,9 @@ Status LoadReportItems(const std::string& path, const ItemOptions& options, Repo
     PROF_RETURN_IF_ERROR(CreateViews(&db, query));
     PROF_RETURN_IF_ERROR(ReadItems(&db, query, &items));
   }
-  *out = std::move(items);
+  int64_t run_ns = 0;
+  PROF_RETURN_IF_ERROR(ReadRunSpan(&db, &run_ns));
+  *out = {std::move(items), run_ns};
   return Status::Ok();
 }
 

@@ -1,8 +1,10 @@
 // Reads the diff items of one report (prof's or an nsys SQLite export): every kind of
-// item_queries.h whose tables the report has. The file is opened read-only and never modified:
-// option tables, stand-ins and views are TEMP, on the connection only.
+// item_queries.h whose tables the report has, and the report's traced span (run_span.h). The file
+// is opened read-only and never modified: option tables, stand-ins and views are TEMP, on the
+// connection only.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -21,7 +23,13 @@ struct ItemOptions {
   std::optional<std::string> range;
 };
 
+// One report as `prof diff` compares it.
+struct LoadedReport {
+  ReportItems items;
+  int64_t run_ns = 0;  // the traced span, first event to last
+};
+
 // Fails when the file is missing, is not a report, or a query fails.
-Status LoadReportItems(const std::string& path, const ItemOptions& options, ReportItems* out);
+Status LoadReport(const std::string& path, const ItemOptions& options, LoadedReport* out);
 
 }  // namespace prof::diff

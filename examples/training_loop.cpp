@@ -2,7 +2,10 @@
 // realistic to show on any machine: a loader thread prepares batches (file reads, sleeps) while the
 // main thread waits for them and "trains" inside NVTX ranges, as the seed tutorial's PyTorch loops do.
 //
-//   training_loop [steps]   (default 20)
+//   training_loop [steps] [work]   (default 20 steps; work 1)
+//
+// `work` multiplies the compute of each step's forward and backward ranges: `training_loop 20 3`
+// stands in for a build that made them 3x slower, for trying `prof diff` (docs/diff.md).
 #include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -53,6 +56,7 @@ double Compute(int iterations) {
 
 int main(int argc, char** argv) {
   const int steps = argc > 1 ? std::atoi(argv[1]) : 20;
+  const int work = argc > 2 ? std::atoi(argv[2]) : 1;
   nvtxRangePushA("setup");
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   nvtxRangePop();
@@ -66,10 +70,10 @@ int main(int argc, char** argv) {
       batches.pop_front();
     }
     nvtxRangePushA("forward");
-    loss += Compute(200000);
+    loss += Compute(work * 200000);
     nvtxRangePop();
     nvtxRangePushA("backward");
-    loss += Compute(400000);
+    loss += Compute(work * 400000);
     nvtxRangePop();
     nvtxMarkA("optimizer_step");
     nvtxRangePop();

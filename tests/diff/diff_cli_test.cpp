@@ -46,11 +46,13 @@ struct TrainingPair {
 TEST_CASE("prof diff fails on a kernel 20% slower and lists new and vanished items",
           "[diff][cli]") {
   const TrainingPair pair;
-  const CommandResult result = Diff({"-f", "csv", pair.base, pair.candidate});
+  // Every change is below the default --min-time, 5 ms; 1% of this 33 µs run is 330 ns.
+  CHECK(Diff({pair.base, pair.candidate}).exit_code == kNoRegression);
+  const CommandResult result = Diff({"-f", "csv", "--min-time", "0", pair.base, pair.candidate});
   CHECK(result.exit_code == kRegression);
   CHECK(result.err ==
-        "prof: 2 regressed, 0 noise, 0 improved, 6 unchanged, 2 new, 1 vanished (threshold 5%, "
-        "min-time 0 ns)\n");
+        "prof: 2 regressed, 0 uncounted, 0 noise, 0 improved, 6 unchanged, 2 new, 1 vanished "
+        "(threshold 5%, min-time 0 ns, 1% of the 33000 ns run: 330 ns, waits uncounted)\n");
   CHECK(result.out == kHeader +
                           "regressed,gpu_busy,13,16,7900,8800,,,900,11.4,0,device 0\n"
                           "regressed,kernel,4,4,4000,4800,1000.0,1200.0,800,20.0,0,gemm(float*)\n"
@@ -80,8 +82,8 @@ TEST_CASE("prof diff passes when the changes are within --threshold or --min-tim
 
 TEST_CASE("prof diff --range compares the median instance of a range", "[diff][cli]") {
   const TrainingPair pair;
-  const CommandResult result =
-      Diff({"--range", "step", "--threshold", "3", "-f", "csv", pair.base, pair.candidate});
+  const CommandResult result = Diff({"--range", "step", "--threshold", "3", "--min-time", "0", "-f",
+                                     "csv", pair.base, pair.candidate});
   CHECK(result.exit_code == kRegression);
   const auto rows = stats::test::ParseCsv(result.out);
   REQUIRE(rows.size() == 13);
@@ -98,8 +100,8 @@ TEST_CASE("prof diff with several reports a side reports changes inside the spre
       MakeGemmRun("noisy_b1", 1000), MakeGemmRun("noisy_b2", 1300), MakeGemmRun("noisy_b3", 900)};
   const std::vector<std::string> candidate = {
       MakeGemmRun("noisy_n1", 1200), MakeGemmRun("noisy_n2", 1200), MakeGemmRun("noisy_n3", 1200)};
-  const CommandResult noisy = Diff({"-f", "csv", "--base", base[0], base[1], base[2], "--new",
-                                    candidate[0], candidate[1], candidate[2]});
+  const CommandResult noisy = Diff({"-f", "csv", "--min-time", "0", "--base", base[0], base[1],
+                                    base[2], "--new", candidate[0], candidate[1], candidate[2]});
   CHECK(noisy.exit_code == kNoRegression);
   CHECK(noisy.out == kHeader +
                          "noise,gpu_busy,4,4,4000,4800,,,800,20.0,1600,device 0\n"
@@ -109,8 +111,9 @@ TEST_CASE("prof diff with several reports a side reports changes inside the spre
   const std::vector<std::string> steady = {MakeGemmRun("steady_b1", 1000),
                                            MakeGemmRun("steady_b2", 1010),
                                            MakeGemmRun("steady_b3", 990)};
-  const CommandResult regressed = Diff({"-f", "csv", "--base", steady[0], steady[1], steady[2],
-                                        "--new", candidate[0], candidate[1], candidate[2]});
+  const CommandResult regressed =
+      Diff({"-f", "csv", "--min-time", "0", "--base", steady[0], steady[1], steady[2], "--new",
+            candidate[0], candidate[1], candidate[2]});
   CHECK(regressed.exit_code == kRegression);
   CHECK(regressed.out ==
         kHeader +
@@ -120,8 +123,12 @@ TEST_CASE("prof diff with several reports a side reports changes inside the spre
 }
 
 TEST_CASE("prof diff compares reports without CUDA data", "[diff][cli]") {
+  // The 80 ns change is below 1% of the 32000 ns run.
+  const std::string base = MakeHostOnly("host_base", 100);
+  const std::string candidate = MakeHostOnly("host_new", 120);
+  CHECK(Diff({"--min-time", "0", base, candidate}).exit_code == kNoRegression);
   const CommandResult result =
-      Diff({"-f", "csv", MakeHostOnly("host_base", 100), MakeHostOnly("host_new", 120)});
+      Diff({"-f", "csv", "--min-time", "0", "--min-share", "0", base, candidate});
   CHECK(result.exit_code == kRegression);
   CHECK(result.out == kHeader +
                           "regressed,osrt,4,4,400,480,100.0,120.0,80,20.0,0,read\n"
@@ -131,7 +138,8 @@ TEST_CASE("prof diff compares reports without CUDA data", "[diff][cli]") {
 TEST_CASE("prof diff writes json with stable keys and markdown for comments", "[diff][cli]") {
   const std::string base = MakeHostOnly("formats_base", 100);
   const std::string candidate = MakeHostOnly("formats_new", 120);
-  const CommandResult json = Diff({"-f", "json", "--timeunit", "usec", base, candidate});
+  const CommandResult json =
+      Diff({"-f", "json", "--timeunit", "usec", "--min-time=0", "--min-share=0", base, candidate});
   CHECK(json.exit_code == kRegression);
   CHECK(json.out ==
         "[\n"
@@ -144,11 +152,12 @@ TEST_CASE("prof diff writes json with stable keys and markdown for comments", "[
         "\"new_total_ns\": 8000, \"base_median_ns\": 2000.0, \"new_median_ns\": 2000.0, "
         "\"change_ns\": 0, \"change_pct\": 0.0, \"noise_ns\": 0}\n"
         "]\n");
-  const CommandResult markdown = Diff({"-f", "markdown", "-q", base, candidate});
+  const CommandResult markdown =
+      Diff({"-f", "markdown", "-q", "--min-time=0", "--min-share=0", base, candidate});
   CHECK(markdown.exit_code == kRegression);
   CHECK(markdown.out ==
-        "**prof diff:** 1 regressed, 0 noise, 0 improved, 1 unchanged, 0 new, 0 vanished "
-        "(threshold 5%, min-time 0 ns)\n"
+        "**prof diff:** 1 regressed, 0 uncounted, 0 noise, 0 improved, 1 unchanged, 0 new, "
+        "0 vanished (threshold 5%, min-time 0 ns, 0% of the 32000 ns run: 0 ns, waits uncounted)\n"
         "\n"
         "| Status | Kind | Base Inst | New Inst | Base Total (ns) | New Total (ns) | Base Med (ns) "
         "| New Med (ns) | Change (ns) | Change (%) | Noise (ns) | Name |\n"
@@ -158,12 +167,35 @@ TEST_CASE("prof diff writes json with stable keys and markdown for comments", "[
         "|\n");
 }
 
+TEST_CASE("prof diff lists a grown wait as uncounted unless --count-waits", "[diff][cli]") {
+  // pthread_cond_wait takes 3x as long; the :step ranges do not change.
+  const std::string base = MakeWaitingRun("waits_base", 1000);
+  const std::string candidate = MakeWaitingRun("waits_new", 3000);
+  const CommandResult uncounted = Diff({"-f", "csv", "--min-time", "0", base, candidate});
+  CHECK(uncounted.exit_code == kNoRegression);
+  CHECK(uncounted.err ==
+        "prof: 0 regressed, 1 uncounted, 0 noise, 0 improved, 1 unchanged, 0 new, 0 vanished "
+        "(threshold 5%, min-time 0 ns, 1% of the 33000 ns run: 330 ns, waits uncounted)\n");
+  CHECK(uncounted.out == kHeader +
+                             "uncounted,osrt,4,4,4000,12000,1000.0,3000.0,8000,200.0,0,"
+                             "pthread_cond_wait\n"
+                             "unchanged,nvtx,4,4,8000,8000,2000.0,2000.0,0,0.0,0,:step\n");
+  const CommandResult counted =
+      Diff({"-f", "csv", "--min-time", "0", "--count-waits", base, candidate});
+  CHECK(counted.exit_code == kRegression);
+  CHECK(counted.err ==
+        "prof: 1 regressed, 0 uncounted, 0 noise, 0 improved, 1 unchanged, 0 new, 0 vanished "
+        "(threshold 5%, min-time 0 ns, 1% of the 33000 ns run: 330 ns, waits counted)\n");
+  CHECK(counted.out.substr(kHeader.size(), 10) == "regressed,");
+}
+
 TEST_CASE("prof diff of torch_mix against itself changes nothing", "[diff][cli]") {
   const CommandResult result = Diff({"-f", "csv", "--range", "step", kTorchMix, kTorchMix});
   CHECK(result.exit_code == kNoRegression);
   CHECK(result.err ==
-        "prof: 0 regressed, 0 noise, 0 improved, 83 unchanged, 0 new, 0 vanished (threshold 5%, "
-        "min-time 0 ns)\n");
+        "prof: 0 regressed, 0 uncounted, 0 noise, 0 improved, 83 unchanged, 0 new, 0 vanished "
+        "(threshold 5%, min-time 5000000 ns, 1% of the 6091462657 ns run: 60914627 ns, waits "
+        "uncounted)\n");
   const auto rows = stats::test::ParseCsv(result.out);
   REQUIRE(rows.size() == 84);
   int kernels = 0;
@@ -234,6 +266,10 @@ TEST_CASE("prof diff fails with exit code 2 and one line on bad input", "[diff][
              "invalid value 'lots' for --threshold; see prof diff --help");
   CheckFails(Diff({"--threshold", "-1", report, report}),
              "--threshold must be a percentage of 0 or more");
+  CheckFails(Diff({"--min-time", "5ms", report, report}), "Could not convert: --min-time = 5ms");
+  CheckFails(Diff({"--min-time", "-1", report, report}), "--min-time must be 0 ns or more");
+  CheckFails(Diff({"--min-share", "-1", report, report}),
+             "--min-share must be a percentage of 0 or more");
   CheckFails(Diff({"-f", "xml", report, report}),
              "unknown format 'xml'; valid: column, table, csv, tsv, json, markdown");
   CheckFails(Diff({"--kernel-key", "grid", report, report}),

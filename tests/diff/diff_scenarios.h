@@ -19,6 +19,9 @@
 //
 // NVTX/OSRT-only pair (MakeHostOnly): per step t, range Lib:load [t, t+2000] and read
 // [t+100] read_ns.
+//
+// Waiting runs (MakeWaitingRun): per step t, range :step [t, t+2000] and pthread_cond_wait
+// [t+2000] wait_ns; the run spans 0 to 32000 + wait_ns.
 #pragma once
 
 #include <cstdint>
@@ -30,5 +33,6 @@ std::string MakeTrainingBase(const std::string& name);
 std::string MakeTrainingNew(const std::string& name);
 std::string MakeGemmRun(const std::string& name, int64_t gemm_ns);
 std::string MakeHostOnly(const std::string& name, int64_t read_ns);
+std::string MakeWaitingRun(const std::string& name, int64_t wait_ns);
 
 }  // namespace prof::diff::test

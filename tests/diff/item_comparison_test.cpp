@@ -111,6 +111,56 @@ TEST_CASE("diff gate: a range is compared on its median instance", "[diff]") {
   CHECK(*diffs[0].change_pct == Approx(2.0));
 }
 
+TEST_CASE("diff gate: a range's change counts once per base instance against --min-time",
+          "[diff]") {
+  // The median grows by 100 ns (3.3%): 400 ns over 4 instances, 300 ns over 3.
+  const GateOptions gate = {3, 330};
+  CHECK(CompareItems({Items({{kStep, {4, 12000, 3000.0}}})}, {Items({{kStep, {4, 12400, 3100.0}}})},
+                     gate)[0]
+            .verdict == Verdict::kRegressed);
+  CHECK(CompareItems({Items({{kStep, {3, 9000, 3000.0}}})}, {Items({{kStep, {3, 9300, 3100.0}}})},
+                     gate)[0]
+            .verdict == Verdict::kUnchanged);
+}
+
+TEST_CASE("diff gate: a total grown through a few instances is noise", "[diff]") {
+  // 20 steps, one of them 4 ms longer: the total grows 6.2%, the typical step 0.2%.
+  const ItemKey step = {ItemKind::kNvtx, ":step"};
+  const ItemDiff outlier = Find(CompareItems({Items({{step, {20, 65018557, 3149365.5}}})},
+                                             {Items({{step, {20, 69077900, 3155300.0}}})}, {}),
+                                step);
+  CHECK(outlier.verdict == Verdict::kNoise);
+  CHECK(outlier.change_ns == 4059343);
+  CHECK(outlier.noise_ns == 0);
+  // Every step 6% slower, or 6% more steps: the typical total grows as much.
+  CHECK(CompareItems({Items({{step, {20, 60000, 3000.0}}})}, {Items({{step, {20, 63600, 3180.0}}})},
+                     {})[0]
+            .verdict == Verdict::kRegressed);
+  CHECK(CompareItems({Items({{step, {50, 150000, 3000.0}}})},
+                     {Items({{step, {53, 159000, 3000.0}}})}, {})[0]
+            .verdict == Verdict::kRegressed);
+  // The typical total grew, but by no more than --min-time.
+  CHECK(CompareItems({Items({{step, {20, 60000, 3000.0}}})}, {Items({{step, {20, 64000, 3010.0}}})},
+                     {5, 1000})[0]
+            .verdict == Verdict::kNoise);
+  // The typical total shrank while the total grew.
+  CHECK(CompareItems({Items({{step, {20, 60000, 3000.0}}})}, {Items({{step, {20, 66000, 2900.0}}})},
+                     {})[0]
+            .verdict == Verdict::kNoise);
+}
+
+TEST_CASE("diff gate: a grown wait is uncounted unless waits count", "[diff]") {
+  const ItemKey wait = {ItemKind::kOsrt, "pthread_cond_wait"};
+  const ItemKey read = {ItemKind::kOsrt, "read"};
+  const std::vector<ReportItems> base = {Items({{wait, Total(1000)}, {read, Total(1000)}})};
+  const std::vector<ReportItems> slower = {Items({{wait, Total(2000)}, {read, Total(2000)}})};
+  CHECK(Find(CompareItems(base, slower, {}), wait).verdict == Verdict::kUncounted);
+  CHECK(Find(CompareItems(base, slower, {}), read).verdict == Verdict::kRegressed);
+  CHECK(Find(CompareItems(base, slower, {5, 0, true}), wait).verdict == Verdict::kRegressed);
+  CHECK(Find(CompareItems(slower, base, {}), wait).verdict == Verdict::kImproved);
+  CHECK(VerdictName(Verdict::kUncounted) == "uncounted");
+}
+
 TEST_CASE("diff gate: rows by verdict then largest change then kind and name", "[diff]") {
   const ItemKey busy = {ItemKind::kGpuBusy, "device 0"};
   const ItemKey api = {ItemKind::kCudaApi, "cudaMalloc"};

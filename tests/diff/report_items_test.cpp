@@ -28,11 +28,11 @@ std::vector<std::string> Lines(const ReportItems& items) {
 }
 
 ReportItems Load(const std::string& path, const ItemOptions& options = {}) {
-  ReportItems items;
-  const Status status = LoadReportItems(path, options, &items);
+  LoadedReport report;
+  const Status status = LoadReport(path, options, &report);
   INFO(status.message());
   REQUIRE(status.ok());
-  return items;
+  return report.items;
 }
 
 TEST_CASE("diff reads every kind of item of a report", "[diff]") {
@@ -97,9 +97,31 @@ TEST_CASE("diff reads NVTX and OS runtime items of a report without CUDA data", 
   CHECK(Lines(Load(test::MakeHostOnly("items_host_default", 250), options)).size() == 2);
 }
 
+int64_t RunSpan(const std::string& path) {
+  LoadedReport report;
+  const Status status = LoadReport(path, {}, &report);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  return report.run_ns;
+}
+
+TEST_CASE("diff reads a report's traced span, first event to last, over every kind", "[diff]") {
+  // The last step's range ends at 30000 + 3000; the first starts at 0.
+  CHECK(RunSpan(test::MakeTrainingBase("span_training")) == 33000);
+  // Lib:load's domain is named at 0, the last range ends at 32000, its read at 30350.
+  CHECK(RunSpan(test::MakeHostOnly("span_host", 250)) == 32000);
+  CHECK(RunSpan(ReportBuilder().Kernel("a", 500, 100).Memcpy(1, 1000, 50).Write("span_gpu")) ==
+        550);
+  CHECK(RunSpan(ReportBuilder()
+                    .OsrtCall("read", 100, 20)
+                    .ApiCall("cudaFree", 10, 5)
+                    .Write("span_host_calls")) == 110);
+  CHECK(RunSpan(ReportBuilder().Write("span_empty")) == 0);
+}
+
 TEST_CASE("diff fails with one line on a file that is not a report", "[diff]") {
-  ReportItems items;
-  const Status status = LoadReportItems("/nonexistent/base.sqlite", {}, &items);
+  LoadedReport report;
+  const Status status = LoadReport("/nonexistent/base.sqlite", {}, &report);
   CHECK_FALSE(status.ok());
   CHECK(status.message() == "report file not found: /nonexistent/base.sqlite");
 }
