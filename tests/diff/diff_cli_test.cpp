@@ -266,7 +266,8 @@ TEST_CASE("prof diff fails with exit code 2 and one line on bad input", "[diff][
              "invalid value 'lots' for --threshold; see prof diff --help");
   CheckFails(Diff({"--threshold", "-1", report, report}),
              "--threshold must be a percentage of 0 or more");
-  CheckFails(Diff({"--min-time", "5ms", report, report}), "invalid value '5ms' for --min-time; see prof diff --help");
+  CheckFails(Diff({"--min-time", "5ms", report, report}),
+             "invalid value '5ms' for --min-time; see prof diff --help");
   CheckFails(Diff({"--min-time", "-1", report, report}), "--min-time must be 0 ns or more");
   CheckFails(Diff({"--min-share", "-1", report, report}),
              "--min-share must be a percentage of 0 or more");
