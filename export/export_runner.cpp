@@ -55,11 +55,7 @@ Status WriteExport(const std::string& report_path, const ExportType& type, stora
 
 Status RunExport(const std::string& report_path, const ExportOptions& options,
                  std::string* written) {
-  const ExportType* type = FindExportType(options.type);
-  if (type == nullptr) {
-    return Status::Error("unknown export type '" + options.type +
-                         "'; valid types: " + ExportTypeNames());
-  }
+  PROF_ASSIGN_OR_RETURN(const ExportType* type, FindExportType(options.type));
   storage::Database db;
   PROF_RETURN_IF_ERROR(stats::OpenReportDatabase(report_path, &db));
   const std::string output = OutputPath(report_path, options, *type);
