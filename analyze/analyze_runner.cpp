@@ -46,7 +46,7 @@ Status Render(storage::Database* db, const RuleRequest& request,
   }
   stats::ApplyTimeUnit(settings.time_unit, &result.table);
   stats::ApplySizeUnit(&result.table);
-  out->rows = settings.format->render(result.table);
+  out->rows = settings.format->render(result.table, settings.format_args);
   return Status::Ok();
 }
 

@@ -9,12 +9,21 @@
 namespace prof::diff {
 namespace {
 
+// Headers, and whole names in column and table: a diff's rows are looked up by name, so prof
+// diff keeps the names that stats' nsys-style 100-character cap would cut.
+constexpr stats::FormatArgs kDiffFormatArgs = {true, false};
+
+template <std::string (*Render)(const stats::ResultTable&, const stats::FormatArgs&)>
+std::string WithDiffArgs(const stats::ResultTable& table) {
+  return Render(table, kDiffFormatArgs);
+}
+
 constexpr std::array<DiffFormat, 6> kDiffFormats = {{
-    {"column", false, false, stats::RenderColumn},
-    {"table", false, false, stats::RenderTable},
-    {"csv", false, false, stats::RenderCsv},
-    {"tsv", false, false, stats::RenderTsv},
-    {"json", true, false, stats::RenderJson},
+    {"column", false, false, WithDiffArgs<stats::RenderColumn>},
+    {"table", false, false, WithDiffArgs<stats::RenderTable>},
+    {"csv", false, false, WithDiffArgs<stats::RenderCsv>},
+    {"tsv", false, false, WithDiffArgs<stats::RenderTsv>},
+    {"json", true, false, WithDiffArgs<stats::RenderJson>},
     {"markdown", false, true, RenderMarkdown},
 }};
 

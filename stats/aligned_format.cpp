@@ -15,6 +15,21 @@ size_t Width(const std::string& text) {
   return width;
 }
 
+// nsys's column and table formats cap an automatic column width at 100 characters.
+constexpr size_t kMaxColumnWidth = 100;
+
+// `text` cut to kMaxColumnWidth code points, the last one "…", when it is longer.
+std::string Limited(std::string text) {
+  if (Width(text) <= kMaxColumnWidth) return text;
+  size_t kept = 0;
+  size_t end = 0;
+  for (; end < text.size(); ++end) {
+    const bool starts_code_point = (static_cast<unsigned char>(text[end]) & 0xC0) != 0x80;
+    if (starts_code_point && kept++ == kMaxColumnWidth - 1) break;
+  }
+  return text.substr(0, end) + "\u2026";
+}
+
 std::string Pad(const std::string& text, size_t left, size_t right) {
   return std::string(left, ' ') + text + std::string(right, ' ');
 }
@@ -42,15 +57,20 @@ struct Layout {
   }
 };
 
-Layout MakeLayout(const ResultTable& table) {
+Layout MakeLayout(const ResultTable& table, const FormatArgs& args) {
   Layout layout;
-  layout.headers = table.columns;
+  const auto fit = [&](std::string text) {
+    return args.width_limit ? Limited(std::move(text)) : text;
+  };
   layout.right_aligned.assign(table.columns.size(), true);
-  for (const std::string& header : table.columns) layout.widths.push_back(Width(header));
+  for (const std::string& header : table.columns) {
+    layout.headers.push_back(fit(header));
+    layout.widths.push_back(Width(layout.headers.back()));
+  }
   for (const auto& row : table.rows) {
     std::vector<std::string> texts;
     for (size_t c = 0; c < row.size(); ++c) {
-      texts.push_back(GroupedCellText(row[c]));
+      texts.push_back(fit(GroupedCellText(row[c])));
       if (std::holds_alternative<std::string>(row[c])) layout.right_aligned[c] = false;
       if (Width(texts.back()) > layout.widths[c]) layout.widths[c] = Width(texts.back());
     }
@@ -86,21 +106,26 @@ std::string BoxRule(const Layout& layout) {
 
 }  // namespace
 
-std::string RenderColumn(const ResultTable& table) {
-  const Layout layout = MakeLayout(table);
-  std::string out = ColumnLine(layout, [&](size_t c) { return layout.Header(c); });
-  out += ColumnLine(layout, [&](size_t c) { return std::string(layout.widths[c], '-'); });
+std::string RenderColumn(const ResultTable& table, const FormatArgs& args) {
+  const Layout layout = MakeLayout(table, args);
+  std::string out;
+  if (args.header) {
+    out += ColumnLine(layout, [&](size_t c) { return layout.Header(c); });
+    out += ColumnLine(layout, [&](size_t c) { return std::string(layout.widths[c], '-'); });
+  }
   for (size_t r = 0; r < layout.rows.size(); ++r) {
     out += ColumnLine(layout, [&](size_t c) { return layout.Cell(r, c); });
   }
   return out;
 }
 
-std::string RenderTable(const ResultTable& table) {
-  const Layout layout = MakeLayout(table);
+std::string RenderTable(const ResultTable& table, const FormatArgs& args) {
+  const Layout layout = MakeLayout(table, args);
   std::string out = BoxRule(layout);
-  out += BoxLine(layout, [&](size_t c) { return layout.Header(c); });
-  out += BoxRule(layout);
+  if (args.header) {
+    out += BoxLine(layout, [&](size_t c) { return layout.Header(c); });
+    out += BoxRule(layout);
+  }
   for (size_t r = 0; r < layout.rows.size(); ++r) {
     out += BoxLine(layout, [&](size_t c) { return layout.Cell(r, c); });
   }

@@ -75,7 +75,7 @@ Status Render(std::vector<InputReport>* inputs, const ReportRequest& request,
       combined = std::move(*table);
     }
   }
-  if (any_rows) out->text = settings.format->render(combined);
+  if (any_rows) out->text = settings.format->render(combined, settings.format_args);
   return Status::Ok();
 }
 
