@@ -13,6 +13,7 @@
 #include "export/output_stream.h"
 #include "export/timeline_reader.h"
 #include "stats/output_files.h"
+#include "stats/progress_line.h"
 #include "stats/report_database.h"
 
 namespace prof::exporter {
@@ -68,7 +69,11 @@ Status RunExport(const std::string& report_path, const ExportOptions& options,
       options.gzip || EndsWith(output, ".gz") ? Compression::kGzip : Compression::kNone;
   std::unique_ptr<OutputStream> out;
   Status status = OutputStream::Open(partial, compression, &out);
-  if (status.ok()) status = WriteExport(report_path, *type, &db, out.get());
+  if (status.ok()) {
+    stats::ProgressLine progress("export");
+    progress.Set("writing " + output);
+    status = WriteExport(report_path, *type, &db, out.get());
+  }
   if (out) {
     const Status closed = out->Close();
     if (status.ok()) status = closed;

@@ -11,6 +11,7 @@
 #include "stats/output_command.h"
 #include "stats/output_files.h"
 #include "stats/output_plan.h"
+#include "stats/progress_line.h"
 #include "stats/report_database.h"
 #include "stats/report_file_columns.h"
 #include "stats/report_query.h"
@@ -222,8 +223,13 @@ Status RunStats(const std::vector<std::string>& report_paths, const StatsOptions
   PROF_RETURN_IF_ERROR(SelectForAll(options.reports, &inputs, options.quiet, &reports));
 
   std::vector<QueriedReport> queried(reports.size());
-  for (size_t i = 0; i < reports.size(); ++i) {
-    PROF_RETURN_IF_ERROR(QueryAll(&inputs, reports[i], time_unit, &queried[i]));
+  {
+    ProgressLine progress("stats");
+    for (size_t i = 0; i < reports.size(); ++i) {
+      progress.Set("running " + reports[i].Spelling() + " (" + std::to_string(i + 1) + " of " +
+                   std::to_string(reports.size()) + ")");
+      PROF_RETURN_IF_ERROR(QueryAll(&inputs, reports[i], time_unit, &queried[i]));
+    }
   }
   return WriteRuns(queried, PlanRuns(plan, reports.size()), options);
 }
