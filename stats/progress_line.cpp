@@ -34,7 +34,7 @@ ProgressLine::~ProgressLine() {
   }
   stop_requested_.notify_one();
   thread_.join();
-  if (drawn_) Write(std::string(kEraseLine));
+  if (!drawn_text_.empty()) Write(std::string(kEraseLine));
 }
 
 void ProgressLine::Set(std::string step) {
@@ -47,9 +47,11 @@ void ProgressLine::Draw() {
   while (!stop_requested_.wait_for(lock, timing_.redraw, [this] { return stop_; })) {
     const auto elapsed = std::chrono::steady_clock::now() - start_;
     if (elapsed < timing_.delay || step_.empty()) continue;
-    Write(std::string(kEraseLine) +
-          ProgressText(command_, step_, std::chrono::duration_cast<std::chrono::seconds>(elapsed)));
-    drawn_ = true;
+    std::string text =
+        ProgressText(command_, step_, std::chrono::duration_cast<std::chrono::seconds>(elapsed));
+    if (text == drawn_text_) continue;  // a terminal needs no redraw of the same line
+    Write(std::string(kEraseLine) + text);
+    drawn_text_ = std::move(text);
   }
 }
 

@@ -47,7 +47,7 @@ class ProgressLine {
   std::mutex mutex_;
   std::condition_variable stop_requested_;
   bool stop_ = false;
-  bool drawn_ = false;
+  std::string drawn_text_;  // what the line shows; empty: nothing drawn
   std::string step_;
   std::thread thread_;  // last: started once the members above exist
 };
