@@ -1,6 +1,7 @@
 #include "diff/diff_formats.h"
 
 #include <array>
+#include <cstdint>
 
 #include "common/named_entries.h"
 #include "diff/markdown_format.h"
@@ -9,9 +10,9 @@
 namespace prof::diff {
 namespace {
 
-// Headers, and whole names in column and table: a diff's rows are looked up by name, so prof
-// diff keeps the names that stats' nsys-style 100-character cap would cut.
-constexpr stats::FormatArgs kDiffFormatArgs = {true, false};
+// Headers, and whole cells in column and table: a diff's rows are looked up by name, so prof
+// diff sizes columns by every row, with no cap, where stats clips as nsys does.
+constexpr stats::FormatArgs kDiffFormatArgs = {true, false, SIZE_MAX};
 
 template <std::string (*Render)(const stats::ResultTable&, const stats::FormatArgs&)>
 std::string WithDiffArgs(const stats::ResultTable& table) {

@@ -1,4 +1,5 @@
 // column and table output (format_renderers.h): aligned text for people.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -15,17 +16,15 @@ size_t Width(const std::string& text) {
   return width;
 }
 
-// nsys's column and table formats cap an automatic column width at 100 characters.
-constexpr size_t kMaxColumnWidth = 100;
-
-// `text` cut to kMaxColumnWidth code points, the last one "…", when it is longer.
-std::string Limited(std::string text) {
-  if (Width(text) <= kMaxColumnWidth) return text;
+// `text` clipped to `width` code points, the last one "…", when it is longer (nsys marks a value
+// clipped to its column so).
+std::string Clipped(const std::string& text, size_t width) {
+  if (Width(text) <= width) return text;
   size_t kept = 0;
   size_t end = 0;
   for (; end < text.size(); ++end) {
     const bool starts_code_point = (static_cast<unsigned char>(text[end]) & 0xC0) != 0x80;
-    if (starts_code_point && kept++ == kMaxColumnWidth - 1) break;
+    if (starts_code_point && kept++ + 1 >= width) break;
   }
   return text.substr(0, end) + "\u2026";
 }
@@ -57,24 +56,27 @@ struct Layout {
   }
 };
 
+// Widths as nsys's column formatter sets them: from the header and the first args.width_rows rows,
+// at most kMaxColumnWidth unless `nolimit`; then every text wider than its column is clipped.
 Layout MakeLayout(const ResultTable& table, const FormatArgs& args) {
   Layout layout;
-  const auto fit = [&](std::string text) {
-    return args.width_limit ? Limited(std::move(text)) : text;
-  };
+  layout.headers = table.columns;
   layout.right_aligned.assign(table.columns.size(), true);
-  for (const std::string& header : table.columns) {
-    layout.headers.push_back(fit(header));
-    layout.widths.push_back(Width(layout.headers.back()));
-  }
-  for (const auto& row : table.rows) {
+  for (const std::string& header : table.columns) layout.widths.push_back(Width(header));
+  for (size_t r = 0; r < table.rows.size(); ++r) {
     std::vector<std::string> texts;
-    for (size_t c = 0; c < row.size(); ++c) {
-      texts.push_back(fit(GroupedCellText(row[c])));
-      if (std::holds_alternative<std::string>(row[c])) layout.right_aligned[c] = false;
-      if (Width(texts.back()) > layout.widths[c]) layout.widths[c] = Width(texts.back());
+    for (size_t c = 0; c < table.rows[r].size(); ++c) {
+      const Cell& cell = table.rows[r][c];
+      texts.push_back(GroupedCellText(cell));
+      if (std::holds_alternative<std::string>(cell)) layout.right_aligned[c] = false;
+      if (r < args.width_rows) layout.widths[c] = std::max(layout.widths[c], Width(texts.back()));
     }
     layout.rows.push_back(std::move(texts));
+  }
+  for (size_t c = 0; c < layout.widths.size(); ++c) {
+    if (args.width_limit) layout.widths[c] = std::min(layout.widths[c], kMaxColumnWidth);
+    layout.headers[c] = Clipped(layout.headers[c], layout.widths[c]);
+    for (auto& row : layout.rows) row[c] = Clipped(row[c], layout.widths[c]);
   }
   return layout;
 }

@@ -21,9 +21,10 @@ std::string RenderJson(const ResultTable& table, const FormatArgs& args);
 
 // nsys's console layout: each line starts with a space, columns are two spaces apart, headers
 // are centered and underlined with dashes, numbers are right-aligned with thousands separators
-// and text is left-aligned. Trailing blanks are trimmed. As nsys, a column is at most 100
-// characters wide unless `nolimit`: a longer cell is cut to 99 and ends in "…". `nohdr` leaves the
-// header and its underline out.
+// and text is left-aligned. Trailing blanks are trimmed. As nsys, a column is as wide as its
+// header and widest cell of the first 100 rows, at most 100 characters unless `nolimit`; a wider
+// cell is clipped to the width, its last character "…". `nohdr` leaves the header and its
+// underline out.
 std::string RenderColumn(const ResultTable& table, const FormatArgs& args);
 // The same cells in an ASCII box: "+---+" rules and "| cell |" rows.
 std::string RenderTable(const ResultTable& table, const FormatArgs& args);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -17,7 +18,13 @@ namespace prof::stats {
 struct FormatArgs {
   bool header = true;       // nohdr: no header line (nor its underline or box rule)
   bool width_limit = true;  // nolimit (column, table): no 100-character cap on a column's width
+  // column, table: a column is as wide as its header and its widest cell among the first
+  // `width_rows` rows (nsys: 100); a wider cell further down is clipped.
+  size_t width_rows = 100;
 };
+
+// The widest a column of column or table output gets without `nolimit` (nsys's limit).
+constexpr size_t kMaxColumnWidth = 100;
 
 struct OutputFormat {
   std::string_view name;       // -f value: column, table, csv, tsv, json

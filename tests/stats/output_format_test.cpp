@@ -2,6 +2,7 @@
 #include "stats/output_format.h"
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 
 #include "stats/cell_text.h"
 #include "stats/format_renderers.h"
@@ -151,6 +152,22 @@ TEST_CASE("column and table cap a column at 100 characters, as nsys", "[stats][f
   // Exactly 100 characters stay whole.
   table.rows[0][1] = std::string(100, 'y');
   CHECK(RenderColumn(table, {}).find(std::string(100, 'y') + "\n") != std::string::npos);
+}
+
+TEST_CASE("column widths come from the first 100 rows, as nsys's", "[stats][format]") {
+  ResultTable table;
+  table.columns = {"Count", "Name"};
+  for (int64_t i = 0; i < 100; ++i) table.rows.push_back({i, std::string("abc")});
+  table.rows.push_back({int64_t{1'234'567}, std::string("abcdefg")});  // row 101: wider
+  const auto ends_with = [](const std::string& text, const std::string& tail) {
+    return text.size() >= tail.size() &&
+           text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  // "Count" (5) and "Name" (4) set the widths; row 101's cells are clipped to them.
+  CHECK(ends_with(RenderColumn(table, {}), "\n 1,23\u2026  abc\u2026\n"));
+  // With every row sizing the columns (prof diff's setting), nothing is clipped.
+  CHECK(ends_with(RenderColumn(table, {true, false, SIZE_MAX}),
+                  "\n        99  abc\n 1,234,567  abcdefg\n"));
 }
 
 }  // namespace
