@@ -1,5 +1,6 @@
 #include "stats/report_help.h"
 
+#include "common/named_entries.h"
 #include "common/split.h"
 #include "stats/report_registry.h"
 
@@ -33,13 +34,7 @@ std::string HeaderComment(const ReportSpec& report) {
 std::string Description(const ReportSpec& report) {
   std::string text = NameWithOptions(report) + " -- " + std::string(report.title) + "\n\n";
   text += HeaderComment(report);
-  if (!report.options.empty()) {
-    std::string options;
-    for (std::string_view option : report.options) {
-      options += (options.empty() ? "" : ", ") + std::string(option);
-    }
-    text += "Options: " + options + "\n";
-  }
+  if (!report.options.empty()) text += "Options: " + JoinNames(report.options) + "\n";
   text += report.is_default
               ? "A default report: runs without -r when the file has its data.\n"
               : "Not a default report: run it with -r " + std::string(report.name) + ".\n";
