@@ -15,7 +15,8 @@ std::unique_ptr<TimelineSink> Make(OutputStream* out) {
   return std::make_unique<Writer>(out);
 }
 
-// "jsonlines": the spelling of JSON lines that nsys-minded scripts use for prof's jsonl.
+// "jsonlines": nsys's name (2026.1) of its JSON lines export, so that nsys command lines run; the
+// objects written are prof's jsonl (docs/export.md), not nsys's tables.
 constexpr std::array<ExportType, 4> kExportTypes = {{
     {"chrome", "", ".json", &Make<ChromeTraceWriter>},
     {"perfetto", "", ".pftrace", &Make<PerfettoTraceWriter>},
@@ -23,8 +24,8 @@ constexpr std::array<ExportType, 4> kExportTypes = {{
     {"sqlite", "", ".sqlite", nullptr},
 }};
 
-// nsys export's types that prof does not write. nsys's json is left out on purpose: its objects
-// are nsys's tables, not prof's jsonl events, so scripts reading one would misread the other.
+// nsys export's types that prof does not write. nsys's json (removed in nsys 2026.1) is not an
+// alias of jsonl: its objects are nsys's, so scripts reading one would misread the other.
 constexpr std::array<std::string_view, 7> kNsysOnlyTypes = {
     "hdf", "text", "json", "info", "arrow", "arrowdir", "parquetdir"};
 
