@@ -1,7 +1,6 @@
 #include "diff/diff_formats.h"
 
 #include <array>
-#include <cstdint>
 
 #include "common/named_entries.h"
 #include "diff/markdown_format.h"
@@ -10,9 +9,8 @@
 namespace prof::diff {
 namespace {
 
-// Headers, and whole cells in column and table: a diff's rows are looked up by name, so prof
-// diff sizes columns by every row, with no cap, where stats clips as nsys does.
-constexpr stats::FormatArgs kDiffFormatArgs = {true, false, SIZE_MAX};
+// A diff's rows are looked up by name: whole cells, where stats clips as nsys does.
+constexpr stats::FormatArgs kDiffFormatArgs = stats::WithWholeCells({});
 
 template <std::string (*Render)(const stats::ResultTable&, const stats::FormatArgs&)>
 std::string WithDiffArgs(const stats::ResultTable& table) {

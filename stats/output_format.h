@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,14 @@ struct FormatArgs {
 
 // The widest a column of column or table output gets without `nolimit` (nsys's limit).
 constexpr size_t kMaxColumnWidth = 100;
+
+// `args` with columns sized by every row and no cap: for prof's own tables of sentences and names
+// (prof analyze's findings, prof diff's rows), which clipping would make useless.
+constexpr FormatArgs WithWholeCells(FormatArgs args) {
+  args.width_limit = false;
+  args.width_rows = SIZE_MAX;
+  return args;
+}
 
 struct OutputFormat {
   std::string_view name;       // -f value: column, table, csv, tsv, json

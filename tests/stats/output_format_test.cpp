@@ -166,7 +166,7 @@ TEST_CASE("column widths come from the first 100 rows, as nsys's", "[stats][form
   // "Count" (5) and "Name" (4) set the widths; row 101's cells are clipped to them.
   CHECK(ends_with(RenderColumn(table, {}), "\n 1,23\u2026  abc\u2026\n"));
   // With every row sizing the columns (prof diff's setting), nothing is clipped.
-  CHECK(ends_with(RenderColumn(table, {true, false, SIZE_MAX}),
+  CHECK(ends_with(RenderColumn(table, WithWholeCells({})),
                   "\n        99  abc\n 1,234,567  abcdefg\n"));
 }
 
