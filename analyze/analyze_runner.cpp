@@ -46,7 +46,8 @@ Status Render(storage::Database* db, const RuleRequest& request,
   }
   stats::ApplyTimeUnit(settings.time_unit, &result.table);
   stats::ApplySizeUnit(&result.table);
-  out->rows = settings.format->render(result.table);
+  // Findings are sentences: whole, not clipped to nsys's column width.
+  out->rows = settings.format->render(result.table, stats::WithWholeCells(settings.format_args));
   return Status::Ok();
 }
 

@@ -54,7 +54,7 @@ class AnalyzeCommand : public Command {
                         " (default: " + DefaultRuleNames() + ")")
         ->delimiter(',')
         ->allow_extra_args(false);  // one value per -r, so the report path stays positional
-    AddOutputOptions(sub, "rule", &options_);
+    AddOutputOptions(sub, "rule", OutputLists::kOne, &options_);
     sub->add_option("report", report_path_,
                     "The report: a .sqlite file from prof profile or nsys export")
         ->required();

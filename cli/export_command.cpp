@@ -2,8 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
 #include <string>
 
+#include "common/number_text.h"
 #include "common/one_line.h"
 #include "export/export_runner.h"
 #include "export/export_types.h"
@@ -20,7 +22,8 @@ Examples:
   prof export --type chrome -o run.json.gz report1.sqlite
       The same JSON, gzip-compressed (also with --gzip true).
   prof export --type jsonl report1.sqlite
-      Write report1.jsonl: one JSON object per track and per event, for scripts.)";
+      Write report1.jsonl: one JSON object per track and per event, for scripts (nsys-style
+      --type jsonlines is the same).)";
 
 class ExportCommand : public Command {
  public:
@@ -56,7 +59,9 @@ class ExportCommand : public Command {
       spdlog::error("error: {}", OneLine(status.message()));
       return 1;
     }
-    spdlog::info("wrote {}", written);
+    std::error_code error;
+    const uintmax_t size = std::filesystem::file_size(written, error);
+    spdlog::info("wrote {} ({})", written, error ? "size unknown" : ByteSizeText(size));
     return 0;
   }
 

@@ -9,6 +9,12 @@
 
 namespace prof::cli {
 
-void AddOutputOptions(CLI::App* command, const std::string& item, stats::OutputOptions* options);
+// kOne: one format and one output (prof analyze). kNsysLists: nsys stats's -f and -o, comma lists
+// or repeated, matched to the items in order; -o also takes "." and "@<command>"
+// (stats/output_plan.h).
+enum class OutputLists { kOne, kNsysLists };
+
+void AddOutputOptions(CLI::App* command, const std::string& item, OutputLists lists,
+                      stats::OutputOptions* options);
 
 }  // namespace prof::cli

@@ -22,7 +22,7 @@
 #include "collector/executable_linkage.h"
 #include "collector/launcher.h"
 #include "collector/profile_session.h"
-#include "common/quantities.h"
+#include "common/number_text.h"
 #include "injection/protocol/launch_settings.h"
 #include "stats/stats_runner.h"
 
@@ -114,15 +114,15 @@ std::string ReportSummary(const std::string& path, const std::vector<storage::Ev
   std::error_code error;
   const uintmax_t size = std::filesystem::file_size(path, error);
   std::string summary = "report written to " + path;
-  if (!error) summary += " (" + FormatBytes(size) + ")";
+  if (!error) summary += " (" + ByteSizeText(size) + ")";
   uint64_t total = 0;
   std::string kinds;
   for (const storage::EventCount& kind : events) {
     total += kind.rows;
-    kinds += (kinds.empty() ? "" : ", ") + FormatCount(kind.rows) + " " + kind.noun;
+    kinds += (kinds.empty() ? "" : ", ") + CountText(kind.rows) + " " + kind.noun;
   }
   if (total == 0) return summary + ": no events";
-  return summary + ": " + FormatCount(total) + " events" +
+  return summary + ": " + CountText(total) + " events" +
          (events.size() > 1 ? ": " + kinds : " (" + kinds + ")");
 }
 

@@ -9,12 +9,20 @@
 namespace prof::diff {
 namespace {
 
+// A diff's rows are looked up by name: whole cells, where stats clips as nsys does.
+constexpr stats::FormatArgs kDiffFormatArgs = stats::WithWholeCells({});
+
+template <std::string (*Render)(const stats::ResultTable&, const stats::FormatArgs&)>
+std::string WithDiffArgs(const stats::ResultTable& table) {
+  return Render(table, kDiffFormatArgs);
+}
+
 constexpr std::array<DiffFormat, 6> kDiffFormats = {{
-    {"column", false, false, stats::RenderColumn},
-    {"table", false, false, stats::RenderTable},
-    {"csv", false, false, stats::RenderCsv},
-    {"tsv", false, false, stats::RenderTsv},
-    {"json", true, false, stats::RenderJson},
+    {"column", false, false, WithDiffArgs<stats::RenderColumn>},
+    {"table", false, false, WithDiffArgs<stats::RenderTable>},
+    {"csv", false, false, WithDiffArgs<stats::RenderCsv>},
+    {"tsv", false, false, WithDiffArgs<stats::RenderTsv>},
+    {"json", true, false, WithDiffArgs<stats::RenderJson>},
     {"markdown", false, true, RenderMarkdown},
 }};
 

@@ -13,6 +13,7 @@
 #include "export/output_stream.h"
 #include "export/timeline_reader.h"
 #include "stats/output_files.h"
+#include "stats/progress_line.h"
 #include "stats/report_database.h"
 
 namespace prof::exporter {
@@ -55,11 +56,7 @@ Status WriteExport(const std::string& report_path, const ExportType& type, stora
 
 Status RunExport(const std::string& report_path, const ExportOptions& options,
                  std::string* written) {
-  const ExportType* type = FindExportType(options.type);
-  if (type == nullptr) {
-    return Status::Error("unknown export type '" + options.type +
-                         "'; valid types: " + ExportTypeNames());
-  }
+  PROF_ASSIGN_OR_RETURN(const ExportType* type, FindExportType(options.type));
   storage::Database db;
   PROF_RETURN_IF_ERROR(stats::OpenReportDatabase(report_path, &db));
   const std::string output = OutputPath(report_path, options, *type);
@@ -72,7 +69,11 @@ Status RunExport(const std::string& report_path, const ExportOptions& options,
       options.gzip || EndsWith(output, ".gz") ? Compression::kGzip : Compression::kNone;
   std::unique_ptr<OutputStream> out;
   Status status = OutputStream::Open(partial, compression, &out);
-  if (status.ok()) status = WriteExport(report_path, *type, &db, out.get());
+  if (status.ok()) {
+    stats::ProgressLine progress("export");
+    progress.Set("writing " + output);
+    status = WriteExport(report_path, *type, &db, out.get());
+  }
   if (out) {
     const Status closed = out->Close();
     if (status.ok()) status = closed;

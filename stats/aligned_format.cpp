@@ -1,4 +1,5 @@
 // column and table output (format_renderers.h): aligned text for people.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,19 @@ size_t Width(const std::string& text) {
   size_t width = 0;
   for (unsigned char c : text) width += (c & 0xC0) != 0x80;
   return width;
+}
+
+// `text` clipped to `width` code points, the last one "…", when it is longer (nsys marks a value
+// clipped to its column so).
+std::string Clipped(const std::string& text, size_t width) {
+  if (Width(text) <= width) return text;
+  size_t kept = 0;
+  size_t end = 0;
+  for (; end < text.size(); ++end) {
+    const bool starts_code_point = (static_cast<unsigned char>(text[end]) & 0xC0) != 0x80;
+    if (starts_code_point && kept++ + 1 >= width) break;
+  }
+  return text.substr(0, end) + "\u2026";
 }
 
 std::string Pad(const std::string& text, size_t left, size_t right) {
@@ -42,19 +56,27 @@ struct Layout {
   }
 };
 
-Layout MakeLayout(const ResultTable& table) {
+// Widths as nsys's column formatter sets them: from the header and the first args.width_rows rows,
+// at most kMaxColumnWidth unless `nolimit`; then every text wider than its column is clipped.
+Layout MakeLayout(const ResultTable& table, const FormatArgs& args) {
   Layout layout;
   layout.headers = table.columns;
   layout.right_aligned.assign(table.columns.size(), true);
   for (const std::string& header : table.columns) layout.widths.push_back(Width(header));
-  for (const auto& row : table.rows) {
+  for (size_t r = 0; r < table.rows.size(); ++r) {
     std::vector<std::string> texts;
-    for (size_t c = 0; c < row.size(); ++c) {
-      texts.push_back(GroupedCellText(row[c]));
-      if (std::holds_alternative<std::string>(row[c])) layout.right_aligned[c] = false;
-      if (Width(texts.back()) > layout.widths[c]) layout.widths[c] = Width(texts.back());
+    for (size_t c = 0; c < table.rows[r].size(); ++c) {
+      const Cell& cell = table.rows[r][c];
+      texts.push_back(GroupedCellText(cell));
+      if (std::holds_alternative<std::string>(cell)) layout.right_aligned[c] = false;
+      if (r < args.width_rows) layout.widths[c] = std::max(layout.widths[c], Width(texts.back()));
     }
     layout.rows.push_back(std::move(texts));
+  }
+  for (size_t c = 0; c < layout.widths.size(); ++c) {
+    if (args.width_limit) layout.widths[c] = std::min(layout.widths[c], kMaxColumnWidth);
+    layout.headers[c] = Clipped(layout.headers[c], layout.widths[c]);
+    for (auto& row : layout.rows) row[c] = Clipped(row[c], layout.widths[c]);
   }
   return layout;
 }
@@ -86,21 +108,26 @@ std::string BoxRule(const Layout& layout) {
 
 }  // namespace
 
-std::string RenderColumn(const ResultTable& table) {
-  const Layout layout = MakeLayout(table);
-  std::string out = ColumnLine(layout, [&](size_t c) { return layout.Header(c); });
-  out += ColumnLine(layout, [&](size_t c) { return std::string(layout.widths[c], '-'); });
+std::string RenderColumn(const ResultTable& table, const FormatArgs& args) {
+  const Layout layout = MakeLayout(table, args);
+  std::string out;
+  if (args.header) {
+    out += ColumnLine(layout, [&](size_t c) { return layout.Header(c); });
+    out += ColumnLine(layout, [&](size_t c) { return std::string(layout.widths[c], '-'); });
+  }
   for (size_t r = 0; r < layout.rows.size(); ++r) {
     out += ColumnLine(layout, [&](size_t c) { return layout.Cell(r, c); });
   }
   return out;
 }
 
-std::string RenderTable(const ResultTable& table) {
-  const Layout layout = MakeLayout(table);
+std::string RenderTable(const ResultTable& table, const FormatArgs& args) {
+  const Layout layout = MakeLayout(table, args);
   std::string out = BoxRule(layout);
-  out += BoxLine(layout, [&](size_t c) { return layout.Header(c); });
-  out += BoxRule(layout);
+  if (args.header) {
+    out += BoxLine(layout, [&](size_t c) { return layout.Header(c); });
+    out += BoxRule(layout);
+  }
   for (size_t r = 0; r < layout.rows.size(); ++r) {
     out += BoxLine(layout, [&](size_t c) { return layout.Cell(r, c); });
   }

@@ -25,9 +25,9 @@ void AppendLine(const std::vector<std::string>& fields, char separator, std::str
   *out += '\n';
 }
 
-std::string RenderDelimited(const ResultTable& table, char separator) {
+std::string RenderDelimited(const ResultTable& table, const FormatArgs& args, char separator) {
   std::string out;
-  AppendLine(table.columns, separator, &out);
+  if (args.header) AppendLine(table.columns, separator, &out);
   std::vector<std::string> fields;
   for (const auto& row : table.rows) {
     fields.clear();
@@ -39,7 +39,11 @@ std::string RenderDelimited(const ResultTable& table, char separator) {
 
 }  // namespace
 
-std::string RenderCsv(const ResultTable& table) { return RenderDelimited(table, ','); }
-std::string RenderTsv(const ResultTable& table) { return RenderDelimited(table, '\t'); }
+std::string RenderCsv(const ResultTable& table, const FormatArgs& args) {
+  return RenderDelimited(table, args, ',');
+}
+std::string RenderTsv(const ResultTable& table, const FormatArgs& args) {
+  return RenderDelimited(table, args, '\t');
+}
 
 }  // namespace prof::stats

@@ -28,7 +28,8 @@ std::string JsonValue(const Cell& cell) {
 
 }  // namespace
 
-std::string RenderJson(const ResultTable& table) {
+// JSON has no header: the column names are the keys of every object, so `args` changes nothing.
+std::string RenderJson(const ResultTable& table, const FormatArgs& /*args*/) {
   std::string out = "[\n";
   for (size_t r = 0; r < table.rows.size(); ++r) {
     out += "  {";

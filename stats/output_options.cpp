@@ -7,10 +7,9 @@ Status ResolveOutputSettings(const OutputOptions& options, OutputSettings* out) 
   if (options.output.empty()) return Status::Error("the output (-o) must be '-' or a file prefix");
   const std::string format =
       options.format.empty() ? (out->to_stdout ? "column" : "csv") : options.format;
-  out->format = FindOutputFormat(format);
-  if (out->format == nullptr) {
-    return Status::Error("unknown format '" + format + "'; valid formats: " + OutputFormatNames());
-  }
+  PROF_ASSIGN_OR_RETURN(const FormatChoice choice, ParseFormat(format));
+  out->format = choice.format;
+  out->format_args = choice.args;
   PROF_ASSIGN_OR_RETURN(out->time_unit, ParseTimeUnit(options.time_unit));
   return Status::Ok();
 }

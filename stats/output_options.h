@@ -11,10 +11,13 @@
 namespace prof::stats {
 
 struct OutputOptions {
-  // column, table, csv, tsv or json; empty: column on stdout, csv into files (nsys's defaults).
+  // column, table, csv, tsv or json, each optionally with arguments (`csv:nohdr`, output_format.h);
+  // empty or ".": column on stdout, csv into files and commands (nsys's defaults). prof stats
+  // takes a comma list, matched to the reports in order (output_plan.h).
   std::string format;
   // "-": stdout. Otherwise a prefix: table T goes to `<prefix>_<T>.<ext>` (txt for column and
-  // table, else the format's name).
+  // table, else the format's name). prof stats also takes "." (the report's own path without its
+  // extension, as the prefix), "@<command>" (piped into a shell command) and a comma list.
   std::string output = "-";
   // nsec, usec, msec or sec: the unit of the time columns.
   std::string time_unit = "nsec";
@@ -27,11 +30,13 @@ struct OutputOptions {
 // The options, checked and looked up.
 struct OutputSettings {
   const OutputFormat* format = nullptr;
+  FormatArgs format_args;
   TimeUnit time_unit;
   bool to_stdout = true;
 };
 
-// Fails with a one-line message on an empty output, an unknown format or time unit.
+// One format and one output (prof analyze). Fails with a one-line message on an empty output, an
+// unknown format, format argument or time unit.
 Status ResolveOutputSettings(const OutputOptions& options, OutputSettings* out);
 
 }  // namespace prof::stats

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "stats/duration_summary.h"
+#include "stats/nsys_report_file.h"
 #include "stats/parallel_groups.h"
 #include "stats/sql_statistics.h"
 
@@ -34,7 +35,9 @@ Status RegisterReportFunctions(storage::Database* db) {
 
 Status OpenReportDatabase(const std::string& path, storage::Database* out) {
   storage::Database db;
-  PROF_RETURN_IF_ERROR(storage::Database::OpenReadOnly(path, &db));
+  if (Status opened = storage::Database::OpenReadOnly(path, &db); !opened.ok()) {
+    return NsysReportFileError(path).value_or(std::move(opened));
+  }
   PROF_RETURN_IF_ERROR(CheckIsReport(&db));
   PROF_RETURN_IF_ERROR(RegisterReportFunctions(&db));
   PROF_RETURN_IF_ERROR(RegisterParallelGroups(&db, RegisterReportFunctions));

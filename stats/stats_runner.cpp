@@ -8,8 +8,10 @@
 #include <utility>
 
 #include "stats/lost_records.h"
+#include "stats/output_command.h"
 #include "stats/output_files.h"
-#include "stats/output_format.h"
+#include "stats/output_plan.h"
+#include "stats/progress_line.h"
 #include "stats/report_database.h"
 #include "stats/report_file_columns.h"
 #include "stats/report_query.h"
@@ -28,15 +30,16 @@ struct InputReport {
   ReportFileLabel label;
 };
 
-// One selected report, rendered; no text when no file had rows for it (or its tables).
-struct RenderedReport {
+// One selected report's rows over every file; no table when no file had rows for it (or its
+// tables).
+struct QueriedReport {
   ReportRequest request;
-  std::optional<std::string> text;
+  std::optional<ResultTable> table;
   std::vector<std::string> skipped_paths;  // the files without rows for it, in input order
 };
 
 // The report's rows in `db`, in the output's units; nullopt when it has no rows or tables.
-Status Query(storage::Database* db, const ReportRequest& request, const OutputSettings& settings,
+Status Query(storage::Database* db, const ReportRequest& request, const TimeUnit& time_unit,
              std::optional<ResultTable>* out) {
   const ReportSpec& report = *request.report;
   bool present = false;
@@ -45,7 +48,7 @@ Status Query(storage::Database* db, const ReportRequest& request, const OutputSe
   ResultTable table;
   PROF_RETURN_IF_ERROR(RunReportQuery(db, report, request.options, &table));
   if (table.rows.empty()) return Status::Ok();
-  ApplyTimeUnit(settings.time_unit, &table);
+  ApplyTimeUnit(time_unit, &table);
   ApplySizeUnit(&table);
   *out = std::move(table);
   return Status::Ok();
@@ -53,33 +56,30 @@ Status Query(storage::Database* db, const ReportRequest& request, const OutputSe
 
 // One file: the report's own table. Several: one table of every file's rows, labeled
 // (report_file_columns.h).
-Status Render(std::vector<InputReport>* inputs, const ReportRequest& request,
-              const OutputSettings& settings, RenderedReport* out) {
+Status QueryAll(std::vector<InputReport>* inputs, const ReportRequest& request,
+                const TimeUnit& time_unit, QueriedReport* out) {
   out->request = request;
   const bool labeled = inputs->size() > 1;
   const bool with_rank = std::any_of(inputs->begin(), inputs->end(),
                                      [](const InputReport& input) { return input.label.rank; });
-  ResultTable combined;
-  bool any_rows = false;
   for (InputReport& input : *inputs) {
     std::optional<ResultTable> table;
-    PROF_RETURN_IF_ERROR(Query(&input.db, request, settings, &table));
+    PROF_RETURN_IF_ERROR(Query(&input.db, request, time_unit, &table));
     if (!table) {
       out->skipped_paths.push_back(input.path);
       continue;
     }
-    any_rows = true;
-    if (labeled) {
-      AppendLabeledRows(input.label, with_rank, *table, &combined);
+    if (!labeled) {
+      out->table = std::move(table);
     } else {
-      combined = std::move(*table);
+      if (!out->table) out->table.emplace();
+      AppendLabeledRows(input.label, with_rank, *table, &*out->table);
     }
   }
-  if (any_rows) out->text = settings.format->render(combined);
   return Status::Ok();
 }
 
-void NoteSkipped(const RenderedReport& item, bool quiet) {
+void NoteSkipped(const QueriedReport& item, bool quiet) {
   if (quiet) return;
   std::fflush(stdout);  // keeps the notes after the reports printed before them
   for (const std::string& path : item.skipped_paths) {
@@ -87,44 +87,60 @@ void NoteSkipped(const RenderedReport& item, bool quiet) {
   }
 }
 
-// Reports one after another, a blank line apart; column and table ones under nsys's title line.
-Status WriteToStdout(const std::vector<RenderedReport>& rendered, const OutputSettings& settings,
-                     bool quiet) {
-  bool first = true;
-  for (const RenderedReport& item : rendered) {
-    NoteSkipped(item, quiet);
-    if (!item.text) continue;
-    std::string text = first ? "" : "\n";
-    if (settings.format->titled) {
-      text += " ** " + std::string(item.request.report->title) + " (" + item.request.Spelling() +
-              "):\n\n";
-    }
-    text += *item.text;
-    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
-      return Status::Error("cannot write the reports to stdout");
-    }
-    first = false;
+std::string FilePath(const QueriedReport& item, const ReportRun& run) {
+  return OutputPath(run.target.value, item.request.FileStem(), run.format.format->extension);
+}
+
+// Checks every file before writing the first, so that a failure leaves no file behind.
+Status CheckOutputFiles(const std::vector<QueriedReport>& queried,
+                        const std::vector<ReportRun>& runs, bool force_overwrite) {
+  for (const ReportRun& run : runs) {
+    const QueriedReport& item = queried[run.report];
+    if (run.target.kind != OutputTarget::Kind::kFiles || !item.table) continue;
+    PROF_RETURN_IF_ERROR(CheckOutputFile(FilePath(item, run), force_overwrite));
   }
-  if (std::fflush(stdout) != 0) return Status::Error("cannot write the reports to stdout");
   return Status::Ok();
 }
 
-// Checks every target before writing the first, so that a failure leaves no file behind.
-Status WriteToFiles(const std::vector<RenderedReport>& rendered, const OutputSettings& settings,
-                    const StatsOptions& options) {
-  std::vector<std::string> paths;
-  for (const RenderedReport& item : rendered) {
-    paths.push_back(
-        OutputPath(options.output, item.request.FileStem(), settings.format->extension));
-    if (!item.text) continue;
-    PROF_RETURN_IF_ERROR(CheckOutputFile(paths.back(), options.force_overwrite));
+// On stdout, reports follow each other a blank line apart; column and table ones under nsys's
+// title line. Files and commands get the report alone.
+Status WriteRuns(const std::vector<QueriedReport>& queried, const std::vector<ReportRun>& runs,
+                 const StatsOptions& options) {
+  PROF_RETURN_IF_ERROR(CheckOutputFiles(queried, runs, options.force_overwrite));
+  std::vector<bool> noted(queried.size(), false);
+  bool first_on_stdout = true;
+  for (const ReportRun& run : runs) {
+    const QueriedReport& item = queried[run.report];
+    if (!noted[run.report]) NoteSkipped(item, options.quiet);
+    noted[run.report] = true;
+    if (!item.table) continue;
+    const std::string text = run.format.Render(*item.table);
+    switch (run.target.kind) {
+      case OutputTarget::Kind::kStdout: {
+        std::string out = first_on_stdout ? "" : "\n";
+        if (run.format.format->titled) {
+          out += " ** " + std::string(item.request.report->title) + " (" + item.request.Spelling() +
+                 "):\n\n";
+        }
+        out += text;
+        if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) {
+          return Status::Error("cannot write the reports to stdout");
+        }
+        first_on_stdout = false;
+        break;
+      }
+      case OutputTarget::Kind::kFiles: {
+        const std::string path = FilePath(item, run);
+        PROF_RETURN_IF_ERROR(WriteOutputFile(path, text));
+        if (!options.quiet) spdlog::info("wrote {}", path);
+        break;
+      }
+      case OutputTarget::Kind::kCommand:
+        PROF_RETURN_IF_ERROR(PipeToCommand(run.target.value, text));
+        break;
+    }
   }
-  for (size_t i = 0; i < rendered.size(); ++i) {
-    NoteSkipped(rendered[i], options.quiet);
-    if (!rendered[i].text) continue;
-    PROF_RETURN_IF_ERROR(WriteOutputFile(paths[i], *rendered[i].text));
-    if (!options.quiet) spdlog::info("wrote {}", paths[i]);
-  }
+  if (std::fflush(stdout) != 0) return Status::Error("cannot write the reports to stdout");
   return Status::Ok();
 }
 
@@ -197,20 +213,25 @@ Status RunStats(const std::string& report_path, const StatsOptions& options) {
 }
 
 Status RunStats(const std::vector<std::string>& report_paths, const StatsOptions& options) {
-  OutputSettings settings;
-  PROF_RETURN_IF_ERROR(ResolveOutputSettings(options, &settings));
+  if (report_paths.empty()) return Status::Error("no report file given (prof stats <report>...)");
+  PROF_ASSIGN_OR_RETURN(const OutputPlan plan, ParseOutputPlan(options, report_paths.front()));
+  PROF_ASSIGN_OR_RETURN(const TimeUnit time_unit, ParseTimeUnit(options.time_unit));
   std::vector<InputReport> inputs;
   PROF_RETURN_IF_ERROR(OpenInputs(report_paths, &inputs));
   WarnAboutLostRecords(&inputs);
   std::vector<ReportRequest> reports;
   PROF_RETURN_IF_ERROR(SelectForAll(options.reports, &inputs, options.quiet, &reports));
 
-  std::vector<RenderedReport> rendered(reports.size());
-  for (size_t i = 0; i < reports.size(); ++i) {
-    PROF_RETURN_IF_ERROR(Render(&inputs, reports[i], settings, &rendered[i]));
+  std::vector<QueriedReport> queried(reports.size());
+  {
+    ProgressLine progress("stats");
+    for (size_t i = 0; i < reports.size(); ++i) {
+      progress.Set("running " + reports[i].Spelling() + " (" + std::to_string(i + 1) + " of " +
+                   std::to_string(reports.size()) + ")");
+      PROF_RETURN_IF_ERROR(QueryAll(&inputs, reports[i], time_unit, &queried[i]));
+    }
   }
-  return settings.to_stdout ? WriteToStdout(rendered, settings, options.quiet)
-                            : WriteToFiles(rendered, settings, options);
+  return WriteRuns(queried, PlanRuns(plan, reports.size()), options);
 }
 
 }  // namespace prof::stats

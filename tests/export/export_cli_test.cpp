@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/number_text.h"
 #include "tests/stats/nvtx_fixture.h"
 #include "tests/stats/stats_test_util.h"
 #include "tests/support/test_support.h"
@@ -40,7 +41,11 @@ TEST_CASE("export names its output after the report and refuses to overwrite it"
   INFO(result.err);
   CHECK(result.exit_code == 0);
   CHECK(result.out.empty());
-  CHECK(result.err == "prof: wrote " + dir + "/export_cli_default.json\n");
+  // What was written and its size.
+  const std::string json = dir + "/export_cli_default.json";
+  CHECK(result.err == "prof: wrote " + json + " (" + ByteSizeText(fs::file_size(json)) + ")\n");
+  CHECK(fs::file_size(json) >= 1000);  // so the size reads "x.y kB"
+  CHECK(result.err.find(" kB)\n") != std::string::npos);
   CHECK(Files(dir) ==
         std::vector<std::string>{"export_cli_default.json", "export_cli_default.sqlite"});
 
@@ -58,6 +63,16 @@ TEST_CASE("export names its output after the report and refuses to overwrite it"
   CHECK(Files(dir) == std::vector<std::string>{"export_cli_default.json",
                                                "export_cli_default.jsonl.gz",
                                                "export_cli_default.sqlite"});
+}
+
+TEST_CASE("export --type jsonlines is nsys's spelling of jsonl", "[export][cli]") {
+  const std::string report = stats::test::MakeNvtxReport("export_cli_jsonlines");
+  const std::string dir = prof::test::MakeTempDir("export_cli_jsonlines_out");
+  REQUIRE(Prof({"--type", "jsonl", "-q", "-o", dir + "/a.jsonl", report}).exit_code == 0);
+  const CommandResult result = Prof({"--type", "jsonlines", "-q", "-o", dir + "/b.jsonl", report});
+  CHECK(result.exit_code == 0);
+  CHECK(stats::test::ReadFile(dir + "/b.jsonl") == stats::test::ReadFile(dir + "/a.jsonl"));
+  CHECK(!stats::test::ReadFile(dir + "/a.jsonl").empty());
 }
 
 TEST_CASE("export --type sqlite copies the report", "[export][cli]") {
@@ -93,7 +108,14 @@ TEST_CASE("export rejects bad input with one error line and writes nothing", "[e
   };
   const std::vector<Case> cases = {
       {{"--type", "hdf", "-o", dir + "/out", report},
-       "unknown export type 'hdf'; valid types: chrome, perfetto, jsonl, sqlite"},
+       "nsys export type 'hdf' is not implemented by prof; valid types: chrome, perfetto, jsonl "
+       "(alias jsonlines), sqlite"},
+      {{"--type", "json", "-o", dir + "/out", report},
+       "nsys export type 'json' is not implemented by prof; valid types: chrome, perfetto, jsonl "
+       "(alias jsonlines), sqlite"},
+      {{"--type", "xml", "-o", dir + "/out", report},
+       "unknown export type 'xml'; valid types: chrome, perfetto, jsonl (alias jsonlines), "
+       "sqlite"},
       {{"--type", "chrome", "-o", dir + "/out.json", dir + "/missing.sqlite"},
        "report file not found: " + dir + "/missing.sqlite"},
       {{"--type", "chrome", "-o", dir + "/out.json", dir + "/text.sqlite"},
