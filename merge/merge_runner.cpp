@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 
 #include "merge/merge_inputs.h"
 #include "merge/merge_table_plan.h"
@@ -12,6 +13,7 @@
 #include "merge/merged_strings.h"
 #include "merge/table_copier.h"
 #include "stats/output_files.h"
+#include "stats/progress_line.h"
 #include "storage/schema_catalog.h"
 #include "storage/sqlite_database.h"
 
@@ -131,12 +133,16 @@ Status WriteMerged(const std::vector<MergeInput>& inputs, const std::string& fin
       })->session_start_ns;
   InputCopier copier(out, &session, outcome);
   std::vector<std::string> paths;
+  stats::ProgressLine progress("merge");
   for (const MergeInput& input : inputs) {
+    progress.Set("copying " + input.path + " (" + std::to_string(paths.size() + 1) + " of " +
+                 std::to_string(inputs.size()) + ")");
     const int64_t offset_ns = input.session_start_ns - start_ns;
     outcome->offsets_ns.push_back(offset_ns);
     paths.push_back(input.path);
     PROF_RETURN_IF_ERROR(copier.Copy(input, offset_ns));
   }
+  progress.Set("writing strings and session tables");
   storage::Transaction transaction;
   PROF_RETURN_IF_ERROR(storage::Transaction::Begin(out, &transaction));
   PROF_RETURN_IF_ERROR(WriteStringIds(out));

@@ -1,6 +1,6 @@
-// A progress line for long `prof stats` and `prof export` runs: once a run has taken 2 s, stderr
-// shows one line that rewrites itself ("prof: stats: running nvtx_sum (3 of 7)… 4 s") and is
-// erased when the run ends. Only on a terminal: piped or redirected stderr gets nothing, so logs
+// A progress line for long `prof stats`, `prof export` and `prof merge` runs: once a run has taken
+// 2 s, stderr shows one line that rewrites itself ("prof: stats: running nvtx_sum (3 of 7)… 4 s")
+// and is erased when the run ends. Only on a terminal: piped or redirected stderr gets nothing, so logs
 // and tests see no control characters.
 //
 // Thread-safe: Set() may be called from any thread while a helper thread redraws the line.
