@@ -329,14 +329,10 @@ void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns) {
   }
   const int saved_errno = errno;
   t_inside_emit = true;
-  alignas(8) char range[sizeof(protocol::NvtxEventRecord) + protocol::kMaxTextLength + 8];
-  if (const size_t size = t_ring->TakeOpenRange(domain_id, level, range, sizeof(range))) {
-    protocol::NvtxEventRecord record;
-    std::memcpy(&record, range, sizeof(record));
-    record.end_ns = end_ns;
-    record.ending = protocol::NvtxRangeEnding::kPopped;
-    std::memcpy(range, &record, sizeof(record));
-    Append(t_ring, range, size, nullptr, 0);
+  const ThreadRing::ClosedRange range = t_ring->CloseRange(domain_id, level, end_ns);
+  if (range.bytes != nullptr) {
+    Append(t_ring, range.bytes, range.size, nullptr, 0);
+    t_ring->EndClose(range);
   }
   t_inside_emit = false;
   errno = saved_errno;

@@ -1,6 +1,7 @@
 #include "injection/protocol/thread_ring.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #include "injection/protocol/record_format.h"
@@ -120,13 +121,14 @@ bool ThreadRing::OpenRange(const void* record, size_t record_size, const void* t
   return true;
 }
 
-size_t ThreadRing::TakeOpenRange(uint64_t domain_id, uint64_t level, char* out, size_t capacity) {
+ThreadRing::ClosedRange ThreadRing::CloseRange(uint64_t domain_id, uint64_t level,
+                                               uint64_t end_ns) {
   const uint32_t used = open_bytes_.load(std::memory_order_relaxed);
   // The innermost range of the domain is the last of its entries; ranges of other domains may
   // sit above it (NVTX nests per domain).
   uint32_t found = used;
   uint16_t found_size = 0;
-  if (used > kOpenRangeBytes) return 0;
+  if (used > kOpenRangeBytes) return {};
   for (uint32_t offset = 0; offset + sizeof(NvtxEventRecord) <= used;) {
     NvtxEventRecord record;
     std::memcpy(&record, open_ranges_ + offset, sizeof(record));
@@ -137,18 +139,23 @@ size_t ThreadRing::TakeOpenRange(uint64_t domain_id, uint64_t level, char* out, 
     }
     offset += record.header.size;
   }
-  if (found == used || found_size > capacity || found_size > used - found) return 0;
+  if (found == used || found_size > used - found) return {};
   BeginWrite();
-  std::memcpy(out, open_ranges_ + found, found_size);
-  const uint32_t above = used - found - found_size;
-  if (above > 0) {
-    // The launcher must never see the entries above while they move down: it sees the ranges
-    // below until they are back in place (a death in between loses them, counted as torn).
-    open_bytes_.store(found, std::memory_order_release);
-    std::memmove(open_ranges_ + found, open_ranges_ + found + found_size, above);
-  }
-  open_bytes_.store(found + above, std::memory_order_release);
-  return found_size;
+  // The launcher sees the ranges below only until EndClose() (a death in between loses the range
+  // and those above it, counted as torn).
+  open_bytes_.store(found, std::memory_order_release);
+  char* entry = open_ranges_ + found;
+  const NvtxRangeEnding ending = NvtxRangeEnding::kPopped;
+  std::memcpy(entry + offsetof(NvtxEventRecord, end_ns), &end_ns, sizeof(end_ns));
+  std::memcpy(entry + offsetof(NvtxEventRecord, ending), &ending, sizeof(ending));
+  return {entry, found_size, found, used};
+}
+
+void ThreadRing::EndClose(const ClosedRange& range) {
+  const uint32_t end = range.offset + static_cast<uint32_t>(range.size);
+  const uint32_t above = range.open_end - end;
+  if (above > 0) std::memmove(open_ranges_ + range.offset, open_ranges_ + end, above);
+  open_bytes_.store(range.offset + above, std::memory_order_release);
 }
 
 size_t ThreadRing::CopyOpenRanges(char* out, size_t capacity) const {

@@ -71,11 +71,22 @@ class alignas(4096) ThreadRing {
   static constexpr size_t kOpenRangeBytes = size_t{64} << 10;
   // Producer: keeps a range's record and its text. False when the open ranges' memory is full.
   bool OpenRange(const void* record, size_t record_size, const void* text, size_t text_size);
-  // Producer: removes the innermost open range of `domain_id` at `level` and copies its record
-  // into `out` (at least kOpenRangeBytes or the largest record); returns its size, 0 when there
-  // is none. The range is then marked as being written (BeginWrite) until the TryAppend() that
-  // follows publishes it, or EndWrite() says it was dropped.
-  size_t TakeOpenRange(uint64_t domain_id, uint64_t level, char* out, size_t capacity);
+  // A range CloseRange() ended: its whole record, in place in the open ranges.
+  struct ClosedRange {
+    const char* bytes = nullptr;  // null: no such open range
+    size_t size = 0;
+    uint32_t offset = 0;    // where it sits in the open ranges
+    uint32_t open_end = 0;  // the open ranges' bytes before it closed
+  };
+  // Producer: ends the innermost open range of `domain_id` at `level` where it lies (end_ns,
+  // kPopped), with no copy: copying it out, changing it and copying it into the ring made the CPU
+  // wait for its own stores, the largest cost of a pop. The range and those above it are hidden
+  // from the launcher and the range is marked as being written (BeginWrite) until EndClose(); the
+  // caller appends `bytes` to the ring in between (TryAppend() publishes it, EndWrite() says it
+  // was dropped).
+  ClosedRange CloseRange(uint64_t domain_id, uint64_t level, uint64_t end_ns);
+  // Producer: removes the closed range, moving the open ranges above it down into its place.
+  void EndClose(const ClosedRange& range);
   // Consumer, once the process is gone: copies the open ranges (whole records, as the producer
   // left them) into `out`, at most `capacity` bytes; returns the byte count.
   size_t CopyOpenRanges(char* out, size_t capacity) const;

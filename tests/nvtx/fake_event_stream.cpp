@@ -90,17 +90,12 @@ void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_
 // Captures the range as it would be emitted: whole, with its end.
 void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns) {
   protocol::ThreadRing* ring = OpenRangesOfThisThread();
-  std::vector<char> range(protocol::ThreadRing::kOpenRangeBytes);
-  const size_t size = ring->TakeOpenRange(domain_id, level, range.data(), range.size());
-  if (size == 0) return;
-  ring->EndWrite();
-  protocol::NvtxEventRecord record;
-  std::memcpy(&record, range.data(), sizeof(record));
-  record.end_ns = end_ns;
-  record.ending = protocol::NvtxRangeEnding::kPopped;
-  std::memcpy(range.data(), &record, sizeof(record));
+  const protocol::ThreadRing::ClosedRange range = ring->CloseRange(domain_id, level, end_ns);
+  if (range.bytes == nullptr) return;
   test::CapturedRecord captured;
-  captured.bytes.assign(range.begin(), range.begin() + static_cast<std::ptrdiff_t>(size));
+  captured.bytes.assign(range.bytes, range.bytes + range.size);
+  ring->EndWrite();
+  ring->EndClose(range);
   std::lock_guard<std::mutex> lock(test::g_mutex);
   test::g_records.push_back(std::move(captured));
 }

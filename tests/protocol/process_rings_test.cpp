@@ -181,15 +181,11 @@ TEST_CASE("ranges open when the process ends come out whole, ended as it ended",
   REQUIRE(ring != nullptr);
   REQUIRE(Push(ring, 0, 0, 100, "outer"));
   REQUIRE(Push(ring, 0, 1, 200, "inner that ended"));
-  // The inner one is popped as ClosePushPopRange pops it: taken, then appended with its end.
-  std::vector<char> taken(ThreadRing::kOpenRangeBytes);
-  const size_t size = ring->TakeOpenRange(0, 1, taken.data(), taken.size());
-  REQUIRE(size == AlignedRecordSize(sizeof(NvtxEventRecord) + 16));
-  NvtxEventRecord inner;
-  std::memcpy(&inner, taken.data(), sizeof(inner));
-  inner.end_ns = 300;
-  std::memcpy(taken.data(), &inner, sizeof(inner));
-  REQUIRE(ring->TryAppend(taken.data(), size, nullptr, 0));
+  // The inner one is popped as ClosePushPopRange pops it: ended in place, then appended.
+  const ThreadRing::ClosedRange closed = ring->CloseRange(0, 1, 300);
+  REQUIRE(closed.size == AlignedRecordSize(sizeof(NvtxEventRecord) + 16));
+  REQUIRE(ring->TryAppend(closed.bytes, closed.size, nullptr, 0));
+  ring->EndClose(closed);
   // While the process lives, its open range stays its own.
   CHECK(DrainAll(&rings).ranges.size() == 1);
   rings.Ended(died, 999);

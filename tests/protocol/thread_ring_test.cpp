@@ -245,13 +245,14 @@ bool Open(ThreadRing* ring, uint64_t domain_id, uint64_t level, const std::strin
 
 // The text of the range `Take` removed, or "" when none.
 std::string Take(ThreadRing* ring, uint64_t domain_id, uint64_t level) {
-  std::vector<char> out(ThreadRing::kOpenRangeBytes);
-  const size_t size = ring->TakeOpenRange(domain_id, level, out.data(), out.size());
-  if (size == 0) return "";
-  ring->EndWrite();
+  const ThreadRing::ClosedRange range = ring->CloseRange(domain_id, level, 1);
+  if (range.bytes == nullptr) return "";
   NvtxEventRecord record;
-  std::memcpy(&record, out.data(), sizeof(record));
-  return std::string(out.data() + sizeof(record), record.text_length);
+  std::memcpy(&record, range.bytes, sizeof(record));
+  const std::string text(range.bytes + sizeof(record), record.text_length);
+  ring->EndWrite();
+  ring->EndClose(range);
+  return text;
 }
 
 std::vector<std::string> OpenTexts(const ThreadRing& ring) {
