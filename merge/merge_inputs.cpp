@@ -117,17 +117,21 @@ Status CheckAgainstEarlier(const MergeInput& input, const std::vector<MergeInput
           "cannot merge reports of different export schema versions: " + other.path + " has " +
           other.schema_version + ", " + input.path + " has " + input.schema_version);
     }
-    for (int64_t pid : input.pids) {
-      if (other.pids.count(pid) != 0) {
-        return Status::Error(other.path + " and " + input.path + " both hold a process " +
-                             std::to_string(pid) +
-                             " (captures of different hosts?); their globalPid and globalTid "
-                             "would collide in one report");
-      }
-    }
   }
   return Status::Ok();
 }
+
+bool SharesPids(const MergeInput& input, const std::vector<MergeInput>& earlier) {
+  for (const MergeInput& other : earlier) {
+    for (int64_t pid : input.pids) {
+      if (other.pids.count(pid) != 0) return true;
+    }
+  }
+  return false;
+}
+
+// Bits 63..48 hold 16 bits: inputs beyond this position could not be told apart.
+constexpr size_t kMaxInputs = 65535;
 
 }  // namespace
 
@@ -136,11 +140,16 @@ Status ReadMergeInputs(const std::vector<std::string>& paths, std::vector<MergeI
     return Status::Error("merge needs at least two reports (got " + std::to_string(paths.size()) +
                          ")");
   }
+  if (paths.size() > kMaxInputs) {
+    return Status::Error("merge takes at most " + std::to_string(kMaxInputs) + " reports (got " +
+                         std::to_string(paths.size()) + ")");
+  }
   std::vector<MergeInput> inputs;
   for (const std::string& path : paths) {
     MergeInput input;
     PROF_RETURN_IF_ERROR(ReadInput(path, &input));
     PROF_RETURN_IF_ERROR(CheckAgainstEarlier(input, inputs));
+    if (SharesPids(input, inputs)) input.process_id_bits = static_cast<uint16_t>(inputs.size() + 1);
     inputs.push_back(std::move(input));
   }
   *out = std::move(inputs);

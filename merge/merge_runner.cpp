@@ -113,7 +113,8 @@ class InputCopier {
       return Status::Ok();
     }
     if (plan->merge == TableMerge::kRebuilt) return Status::Ok();
-    return CopyTable(out_, {kInputSchema, table, input.path, offset_ns}, *plan);
+    return CopyTable(out_, {kInputSchema, table, input.path, offset_ns, input.process_id_bits},
+                     *plan);
   }
 
   storage::Database* out_;

@@ -28,6 +28,8 @@ const std::vector<TablePlan>& AllPlans() {
       {"CUPTI_ACTIVITY_KIND_CUDA_EVENT", TableMerge::kEvents, {}, {}},
       {"CUDA_GRAPH_EVENTS", TableMerge::kEvents, {"nameId"}, {"start", "end"}},
       {"CUDA_GPU_MEMORY_USAGE_EVENTS", TableMerge::kEvents, {}, {"start"}},
+      {"CUBLAS_EVENTS", TableMerge::kEvents, {"nameId"}, {"start", "end"}},
+      {"CUDNN_EVENTS", TableMerge::kEvents, {"nameId"}, {"start", "end"}},
       {"PROFILER_OVERHEAD", TableMerge::kEvents, {"nameId"}, {"start", "end"}},  // nsys only
       {"PROCESSES", TableMerge::kDescriptionRows, {}, {}},
       {"ThreadNames", TableMerge::kDescriptionRows, {"nameId"}, {}},

@@ -12,8 +12,8 @@
 // Tables of no kind (nsys-only tables such as OSRT_CALLCHAINS or DIAGNOSTIC_EVENT, whose ids
 // prof does not know how to renumber) are left out, and the merge names them.
 //
-// globalTid/globalPid, correlationId, deviceId, contextId and streamId are per process and are
-// kept: merge refuses inputs that share a pid (merge_inputs.h), so they stay unambiguous.
+// globalTid/globalPid are renumbered for an input whose pids an earlier input has (merge_inputs.h,
+// table_copier.h); correlationId, deviceId, contextId and streamId are per process and are kept.
 // Adding a table: one line in merge_table_plan.cpp.
 #pragma once
 

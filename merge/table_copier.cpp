@@ -45,12 +45,24 @@ Status CreateLike(storage::Database* out, const TableSource& source) {
   return out->Exec(ddl);  // unqualified: SQLite creates it in main, the output
 }
 
-std::string SelectExpression(const TablePlan& plan, const std::string& column) {
+// nsys's names of serialized GlobalIds (bits 63..56 hardware, 55..48 VM, 47..24 pid, 23..0 tid),
+// the same in every table that has one.
+bool IsGlobalId(const std::string& column) {
+  return column == "globalPid" || column == "globalTid" || column == "endGlobalTid";
+}
+
+// ?1: the time offset; ?2: the input's bits 63..48, in place.
+std::string SelectExpression(const TablePlan& plan, const TableSource& source,
+                             const std::string& column) {
   const std::string quoted = QuoteIdentifier(column);
   if (Contains(plan.string_id_columns, column)) {
     return "(SELECT new_id FROM temp.string_map WHERE old_id = " + quoted + ")";
   }
   if (Contains(plan.time_columns, column)) return quoted + " + ?1";
+  // NULL stays NULL: NULL & x is NULL.
+  if (source.process_id_bits != 0 && IsGlobalId(column)) {
+    return "((" + quoted + " & 281474976710655) | ?2)";  // keeps bits 47..0
+  }
   return quoted;
 }
 
@@ -73,7 +85,7 @@ Status CopyTable(storage::Database* out, const TableSource& source, const TableP
                            std::string(source.table) + " that the reports before it lack");
     }
     columns += (columns.empty() ? "" : ", ") + QuoteIdentifier(column);
-    expressions += (expressions.empty() ? "" : ", ") + SelectExpression(plan, column);
+    expressions += (expressions.empty() ? "" : ", ") + SelectExpression(plan, source, column);
   }
   const std::string table = QuoteIdentifier(source.table);
   std::string sql = "INSERT INTO main." + table + " (" + columns + ") SELECT " + expressions +
@@ -84,7 +96,11 @@ Status CopyTable(storage::Database* out, const TableSource& source, const TableP
   }
   storage::Statement statement;
   PROF_RETURN_IF_ERROR(out->Prepare(sql, &statement));
-  if (statement.ParameterCount() > 0) statement.BindInt64(1, source.time_offset_ns);
+  // ?2 in the SQL numbers ?1 too, used or not.
+  if (statement.ParameterCount() >= 1) statement.BindInt64(1, source.time_offset_ns);
+  if (statement.ParameterCount() >= 2) {
+    statement.BindInt64(2, static_cast<int64_t>(uint64_t{source.process_id_bits} << 48));
+  }
   return statement.Run();
 }
 

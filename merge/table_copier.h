@@ -1,6 +1,8 @@
 // Copies one table of an attached input into the merged report, by the table's plan
 // (merge_table_plan.h), in one INSERT ... SELECT: StringIds columns read through
-// temp.string_map (merged_strings.h), time columns shifted by the input's offset.
+// temp.string_map (merged_strings.h), time columns shifted by the input's offset, and in every
+// table the serialized GlobalIds (columns globalPid, globalTid, endGlobalTid) given the input's
+// bits 63..48 when it has its own (merge_inputs.h).
 //
 // The first input that has the table creates it in the output with that input's own CREATE
 // TABLE (so nsys-only columns survive). A later input may lack columns (left NULL); a column the
@@ -17,10 +19,11 @@
 namespace prof::merge {
 
 struct TableSource {
-  std::string_view schema;      // the attached input's name on the output connection
-  std::string_view table;       // exact spelling, e.g. "CUPTI_ACTIVITY_KIND_KERNEL"
-  std::string_view input_path;  // for error messages
-  int64_t time_offset_ns = 0;   // added to every time column
+  std::string_view schema;       // the attached input's name on the output connection
+  std::string_view table;        // exact spelling, e.g. "CUPTI_ACTIVITY_KIND_KERNEL"
+  std::string_view input_path;   // for error messages
+  int64_t time_offset_ns = 0;    // added to every time column
+  uint16_t process_id_bits = 0;  // MergeInput::process_id_bits
 };
 
 Status CopyTable(storage::Database* out, const TableSource& source, const TablePlan& plan);

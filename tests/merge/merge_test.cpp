@@ -106,6 +106,45 @@ TEST_CASE("merge keeps processes and ranks and describes shared rows once", "[me
                   "'EXPORT_SCHEMA_VERSION') ORDER BY name") == Rows{{"prof"}, {"3.20.3"}});
 }
 
+TEST_CASE("reports whose processes share pids merge and their processes stay apart", "[merge]") {
+  // Two hosts' rank-0 reports (identical containers: pid 100, tid 1 on both) and rank 1 (pid 200).
+  const std::string host_a = RankZeroReport("same_pid_a");
+  const std::string host_b = RankZeroReport("same_pid_b");
+  const std::string rank1 = RankOneReport("same_pid_rank1");
+  const std::string output = prof::test::MakeTempDir("merge_same_pid") + "/all";
+  MergeOutcome outcome;
+  const Status status = RunMerge({{host_a, rank1, host_b}, output, false}, &outcome);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  const std::string out = outcome.output_path;
+  // The third input's pid 100 collides with the first's: its ids get bits 63..48 = 3 (its
+  // position + 1); the first and rank 1 (new pid 200) keep theirs.
+  const int64_t third = int64_t{3} << 48;
+  const int64_t pid100 = storage::GlobalPid(100);
+  const auto moved = [&](int64_t global_id) {
+    return std::to_string((global_id & 0xFFFFFFFFFFFF) | third);
+  };
+  CHECK(QueryRows(out, "SELECT globalPid, pid, name FROM PROCESSES ORDER BY globalPid") ==
+        Rows{{std::to_string(pid100), "100", "python"},
+             {Pid(200), "200", "python"},
+             {moved(pid100), "100", "python"}});
+  CHECK(QueryRows(out, "SELECT DISTINCT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY 1") ==
+        Rows{{std::to_string(pid100)}, {Pid(200)}, {moved(pid100)}});
+  CHECK(QueryRows(out, "SELECT globalTid, count(*) FROM NVTX_EVENTS GROUP BY 1 ORDER BY 1") ==
+        Rows{{std::to_string(storage::GlobalTid(100, 1)), "1"},
+             {Tid(200), "1"},
+             {moved(storage::GlobalTid(100, 1)), "1"}});
+  CHECK(QueryRows(out, "SELECT globalTid FROM ThreadNames ORDER BY 1") ==
+        Rows{{std::to_string(storage::GlobalTid(100, 1))},
+             {Tid(200)},
+             {moved(storage::GlobalTid(100, 1))}});
+  // nsys's reports read the pid from bits 47..24: the same 100 for both hosts' processes.
+  CHECK(QueryRows(out,
+                  "SELECT (globalPid >> 24) & 16777215, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                  "GROUP BY globalPid ORDER BY globalPid") ==
+        Rows{{"100", "1"}, {"200", "2"}, {"100", "1"}});
+}
+
 TEST_CASE("merge refuses bad inputs with one line and writes nothing", "[merge]") {
   const std::string rank0 = RankZeroReport("bad_rank0");
   const std::string rank1 = RankOneReport("bad_rank1");
@@ -116,11 +155,6 @@ TEST_CASE("merge refuses bad inputs with one line and writes nothing", "[merge]"
   CHECK(MergeError({rank0, directory + "/missing.sqlite"}, output) ==
         "report file not found: " + directory + "/missing.sqlite");
   CHECK(MergeError({rank0, rank0}, output) == rank0 + " is given twice (also as " + rank0 + ")");
-  const std::string copy = RankZeroReport("bad_copy");
-  CHECK(MergeError({rank0, copy}, output) ==
-        rank0 + " and " + copy +
-            " both hold a process 100 (captures of different hosts?); their globalPid and "
-            "globalTid would collide in one report");
   const std::string newer = RankZeroReportWith(
       "bad_version",
       "UPDATE META_DATA_EXPORT SET value = '3.21.0' WHERE name = 'EXPORT_SCHEMA_VERSION';"
