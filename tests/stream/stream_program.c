@@ -9,7 +9,7 @@
  *   stream_program child             marks "child" once
  *   stream_program stall N           stops its parent (prof) with SIGSTOP, emits N NVTX marks
  *                                    "stall" (more than its rings hold, so some are dropped),
- *                                    continues the parent, sleeps 1 s, writes "program done" to
+ *                                    continues the parent, sleeps 3 s, writes "program done" to
  *                                    stderr */
 #define _GNU_SOURCE
 #include <nvtx3/nvToolsExt.h>
@@ -165,7 +165,7 @@ static int RunStall(long marks) {
   kill(prof, SIGSTOP);
   for (long i = 0; i < marks; ++i) nvtxMarkA("stall");
   kill(prof, SIGCONT);
-  sleep(1);
+  sleep(3);
   fputs("program done\n", stderr);
   return 0;
 }
