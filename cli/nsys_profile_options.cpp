@@ -177,14 +177,13 @@ void NsysProfileOptions::Register(CLI::App* profile) {
     if (option.takes_value) {
       profile
           ->add_option_function<std::string>(
-              option.names, [this, name](const std::string& value) { values_[name] = value; },
-              help)
-          ->group("");  // hidden: listed in docs/nsys-compatibility.md
+              option.names, [this, name](const std::string& value) { values_[name] = value; }, help)
+          ->group(kGroup);
     } else {
       profile
           ->add_flag_callback(
               option.names, [this, name] { values_[name] = ""; }, help)
-          ->group("");  // hidden: listed in docs/nsys-compatibility.md
+          ->group(kGroup);
     }
   }
 }

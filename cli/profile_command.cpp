@@ -50,6 +50,12 @@ class ProfileFormatter : public CLI::Formatter {
   std::string make_usage(const CLI::App* /*app*/, std::string /*name*/) const override {
     return "Usage: prof profile [options] <program> [args...]\n";
   }
+  // nsys's options prof accepts only for nsys's command lines would bury prof's own.
+  std::string make_group(std::string group, bool is_positional,
+                         std::vector<const CLI::Option*> options) const override {
+    if (group == NsysProfileOptions::kGroup) return "";
+    return CLI::Formatter::make_group(std::move(group), is_positional, std::move(options));
+  }
 };
 
 // Where the injection libraries are: lib/ next to the bin/ that holds this executable.

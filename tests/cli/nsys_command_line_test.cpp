@@ -234,6 +234,8 @@ TEST_CASE("unknown commands and options get one line with a suggestion and never
       {{"profile", "--stats=maybe", "ls"},
        "prof: error: --stats expects true or false, got 'maybe'\n"},
       {{"profile", "-t"}, "prof: error: option --trace needs a value; see prof profile --help\n"},
+      {{"profile", "--sample"},
+       "prof: error: option --sample needs a value; see prof profile --help\n"},
       {{"stats"}, "prof: error: no report file given (prof stats <report>...)\n"},
       {{"export", "r.sqlite"}, "prof: error: missing --type; see prof export --help\n"},
       {{"profile"},
