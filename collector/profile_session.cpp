@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -334,6 +335,21 @@ void RecordCaptureSettings(const ProfileOptions& options, int64_t run_duration_n
 constexpr const char* kNoCudaDriver =
     "this machine has no CUDA driver (libcuda.so.1 cannot be loaded)";
 
+// prof's collection gives way to the program when the two compete for cores: this (the collector)
+// thread and the report's writer threads, started after this call and so inheriting it, run at
+// this much higher nice. The prof-reader thread, started before, keeps its priority: it empties
+// the program's rings, and a reader that falls behind makes the program drop records, while the
+// rest only lets rows wait in memory or the spill file. Linux's nice is per thread; the program,
+// forked before this call, keeps prof's.
+constexpr int kCollectionNice = 10;
+
+void YieldCoresToTheProgram() {
+  const id_t thread = static_cast<id_t>(gettid());
+  errno = 0;
+  const int nice = getpriority(PRIO_PROCESS, thread);
+  if (errno == 0) setpriority(PRIO_PROCESS, thread, nice + kCollectionNice);
+}
+
 // Whether a CUDA program could run here at all: without the driver library the injection is never
 // loaded, so the report's missing CUDA rows need a word from prof.
 bool CudaDriverLoadable() {
@@ -420,6 +436,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
 
   ChildProcess child;
   PROF_RETURN_IF_ERROR(child.Spawn(spec));
+  YieldCoresToTheProgram();
   const bool repeats = options.capture.repeats();
   CaptureRouter router(
       capture_page->control(), repeats,

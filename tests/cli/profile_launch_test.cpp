@@ -1,11 +1,16 @@
 // End to end: `prof profile` runs a program with known behaviour; exit codes, pass-through, errors.
 #include <dlfcn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "tests/support/test_support.h"
@@ -83,6 +88,28 @@ TEST_CASE("a closed stdout costs neither the program's exit code nor the report"
   INFO(result.err);
   CHECK(result.out == "first\nprof-exit=3\n");
   CHECK(SessionValue(report, "exit_status") == "3");
+}
+
+TEST_CASE("the program keeps prof's priority and only prof's reader thread keeps it too") {
+  errno = 0;
+  const int nice = getpriority(PRIO_PROCESS, 0);
+  REQUIRE(errno == 0);
+  const std::string lowered = std::to_string(std::min(nice + 10, 19));
+  // The program prints its own nice, then each of prof's threads with its nice (stat field 19).
+  const CommandResult result =
+      RunCommand({ProfBinary(), "profile", "-q", "-t", "none", "-o", MakeTempDir("priority") + "/r",
+                  "sh", "-c", "nice; cat /proc/$PPID/task/*/stat | awk '{print $2, $19}'"});
+  CHECK(result.exit_code == 0);
+  std::istringstream lines(result.out);
+  std::string program_nice;
+  std::getline(lines, program_nice);
+  CHECK(program_nice == std::to_string(nice));
+  std::map<std::string, std::set<std::string>> nice_of_thread;
+  for (std::string name, value; lines >> name >> value;) nice_of_thread[name].insert(value);
+  CHECK(nice_of_thread["(prof-reader)"] == std::set<std::string>{std::to_string(nice)});
+  CHECK(nice_of_thread["(prof)"] == std::set<std::string>{lowered});
+  CHECK(nice_of_thread["(prof-writer)"] == std::set<std::string>{lowered});
+  CHECK(nice_of_thread["(prof-encoder)"] == std::set<std::string>{lowered});
 }
 
 TEST_CASE("the program keeps the descriptor limit prof got, and prof copes with running out") {
