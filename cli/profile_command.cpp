@@ -291,27 +291,24 @@ class ProfileCommand : public Command {
     PROF_RETURN_IF_ERROR(nsys_options_.Check());
     PROF_RETURN_IF_ERROR(ParseTraceList(trace_, &options->trace_flags));
     PROF_RETURN_IF_ERROR(ParseCaptureFlags(capture_flags_, &options->capture));
-    const std::pair<const char*, const std::string*> booleans[] = {
-        {"--force-overwrite", &force_overwrite_text_},
-        {"--stats", &stats_text_},
-        {"--cuda-memory-usage", &cuda_memory_usage_},
-        {"--show-output", &show_output_},
-        {"--stop-on-exit", &stop_on_exit_},
-        {"--inherit-environment", &inherit_environment_},
-        {"--trace-fork-before-exec", &trace_fork_before_exec_}};
-    bool values[std::size(booleans)] = {};
-    for (size_t i = 0; i < std::size(booleans); ++i) {
+    bool trace_fork_before_exec = false;  // prof traces forked children either way
+    const struct {
+      const char* option;
+      const std::string& text;
+      bool* value;
+    } booleans[] = {{"--force-overwrite", force_overwrite_text_, &force_overwrite_},
+                    {"--stats", stats_text_, &stats_},
+                    {"--cuda-memory-usage", cuda_memory_usage_, &options->cuda_memory_usage},
+                    {"--show-output", show_output_, &options->show_output},
+                    {"--stop-on-exit", stop_on_exit_, &options->stop_on_exit},
+                    {"--inherit-environment", inherit_environment_, &options->inherit_environment},
+                    {"--trace-fork-before-exec", trace_fork_before_exec_, &trace_fork_before_exec}};
+    for (const auto& boolean : booleans) {
       std::string error;
-      if (!ParseBoolean(booleans[i].first, *booleans[i].second, &values[i], &error)) {
+      if (!ParseBoolean(boolean.option, boolean.text, boolean.value, &error)) {
         return Status::Error(error);
       }
     }
-    force_overwrite_ = values[0];
-    stats_ = values[1];
-    options->cuda_memory_usage = values[2];
-    options->show_output = values[3];
-    options->stop_on_exit = values[4];
-    options->inherit_environment = values[5];
     if (!options->stop_on_exit && options->capture.duration_ns == 0) {
       return Status::Error(
           "--stop-on-exit=false needs --duration: prof has no `nsys stop` to end the session");
