@@ -33,7 +33,11 @@ Status ReadRunSpan(storage::Database* db, int64_t* span_ns) {
     first = std::min(first, statement.ColumnInt64(0));
     last = std::max(last, statement.ColumnInt64(1));
   }
-  *span_ns = last > first ? last - first : 0;
+  // A hostile report's extreme times must not overflow: the span saturates at INT64_MAX.
+  const uint64_t span =
+      last > first ? static_cast<uint64_t>(last) - static_cast<uint64_t>(first) : 0;
+  *span_ns = static_cast<int64_t>(
+      std::min<uint64_t>(span, static_cast<uint64_t>(std::numeric_limits<int64_t>::max())));
   return Status::Ok();
 }
 

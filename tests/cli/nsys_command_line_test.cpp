@@ -3,6 +3,7 @@
 // options and values prof does not know get one clear line, never CLI11's own text.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -40,6 +41,17 @@ std::vector<OptionCase> ReadOptionCases() {
     cases.push_back({fields[0], fields[1], fields[2]});
   }
   return cases;
+}
+
+// -e for the sanitizers' settings of this test run: `-n false` gives the program nothing else, and
+// an instrumented prof library in a program without ASAN_OPTIONS stops it at start-up.
+std::vector<std::string> SanitizerVariables() {
+  std::vector<std::string> words;
+  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS"}) {
+    if (const char* value = std::getenv(name))
+      words.insert(words.end(), {"-e", std::string(name) + "=" + value});
+  }
+  return words;
 }
 
 bool SetsOutput(const std::string& word) {
@@ -81,6 +93,7 @@ TEST_CASE("every nsys profile option runs or is refused in one line as the table
     }
     // Tracing nothing keeps 180 runs fast, except where the case is about tracing.
     if (option.option != "--trace" && option.option != "-t") words.push_back("--trace=none");
+    for (const std::string& word : SanitizerVariables()) words.push_back(word);
     for (const auto& entry : fs::directory_iterator(dir)) fs::remove(entry.path());
     const CommandResult result = ProfileWith(dir, words);
     INFO(option.option << " " << option.value << "\nstderr: " << result.err);
@@ -139,9 +152,11 @@ TEST_CASE("an -e list sets two variables as nsys does and -n false gives only th
   CHECK(both.exit_code == 0);
   CHECK(both.out == "1-two-3\n");
   // HOME is in every test environment; without inheritance only prof's and -e's variables remain.
-  const CommandResult alone =
-      RunCommand({ProfBinary(), "profile", "-t", "none", "-o", dir + "/b", "-n", "false", "-e",
-                  "ONLY=1", "/bin/sh", "-c", "echo ${HOME:-no-home}-$ONLY"});
+  std::vector<std::string> alone_argv = {ProfBinary(), "profile", "-t",    "none", "-o",
+                                         dir + "/b",   "-n",      "false", "-e",   "ONLY=1"};
+  for (const std::string& word : SanitizerVariables()) alone_argv.push_back(word);
+  alone_argv.insert(alone_argv.end(), {"/bin/sh", "-c", "echo ${HOME:-no-home}-$ONLY"});
+  const CommandResult alone = RunCommand(alone_argv);
   CHECK(alone.exit_code == 0);
   CHECK(alone.out == "no-home-1\n");
 }
