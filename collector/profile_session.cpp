@@ -283,15 +283,12 @@ uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, C
         streaming.end();
     if (options.wait_for_all ? !streaming.empty() : primary_streaming) {
       quiet_since = 0;
-      console.StillWaiting(now - exit_time, streaming, options.wait_for_all);
+      if (options.wait_for_all) console.StillWaiting(now - exit_time, streaming);
     } else if (quiet_since == 0) {
       quiet_since = now;
     }
     if (quiet_since != 0 && now - quiet_since >= kQuietLingerNs) {
-      if (!options.wait_for_all && !streaming.empty()) {
-        spdlog::info("not waiting for {} process(es) that outlived the program (--wait=primary)",
-                     streaming.size());
-      }
+      if (!options.wait_for_all) SessionConsole::NotWaiting(streaming);
       break;
     }
   }

@@ -61,12 +61,17 @@ void SessionConsole::ProgramExited(const CaptureOptions& capture,
       why);
 }
 
-void SessionConsole::StillWaiting(uint64_t since_exit_ns, const std::vector<uint32_t>& pids,
-                                  bool wait_for_all) {
-  if (waiting_said_ || pids.empty() || !wait_for_all || since_exit_ns < kWaitWorthANoteNs) return;
+void SessionConsole::StillWaiting(uint64_t since_exit_ns, const std::vector<uint32_t>& pids) {
+  if (waiting_said_ || pids.empty() || since_exit_ns < kWaitWorthANoteNs) return;
   waiting_said_ = true;
   spdlog::info("waiting for {} process{} that outlived the program (pid {}); Ctrl-C to stop",
                pids.size(), pids.size() == 1 ? "" : "es", PidList(pids));
+}
+
+void SessionConsole::NotWaiting(const std::vector<uint32_t>& pids) {
+  if (pids.empty()) return;
+  spdlog::info("not waiting for {} process(es) that outlived the program (--wait=primary)",
+               pids.size());
 }
 
 }  // namespace prof::collector

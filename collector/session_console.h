@@ -28,7 +28,9 @@ class SessionConsole {
   // At the program's exit: says when no capture window opened, so the report holds no events.
   static void ProgramExited(const CaptureOptions& capture, const protocol::CaptureControl& control);
   // After the exit, while processes it left behind still stream: says so once, after a second.
-  void StillWaiting(uint64_t since_exit_ns, const std::vector<uint32_t>& pids, bool wait_for_all);
+  void StillWaiting(uint64_t since_exit_ns, const std::vector<uint32_t>& pids);
+  // --wait=primary ends the session: names how many processes still run, if any.
+  static void NotWaiting(const std::vector<uint32_t>& pids);
 
  private:
   size_t cuda_warnings_said_ = 0;
