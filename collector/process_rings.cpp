@@ -75,10 +75,10 @@ size_t ProcessRings::AppendLoss(char* out, RecordKind kind, uint32_t tid, uint64
   return sizeof(record);
 }
 
-void ProcessRings::Ended(bool died, uint64_t end_ns) {
+void ProcessRings::Ended(bool died, protocol::CounterSample end) {
   ended_ = true;
   died_ = died;
-  end_ns_ = end_ns;
+  end_ = end;
 }
 
 ThreadRing* ProcessRings::RingAt(size_t index, Segment** segment, size_t* index_in_segment) {
@@ -94,20 +94,23 @@ ThreadRing* ProcessRings::RingAt(size_t index, Segment** segment, size_t* index_
 }
 
 size_t ProcessRings::AppendOpenRanges(const ThreadRing& ring, char* out,
-                                      protocol::NvtxRangeEnding ending, uint64_t end_ns) {
+                                      protocol::NvtxRangeEnding ending,
+                                      protocol::CounterSample end) {
   const size_t copied = ring.CopyOpenRanges(out, ThreadRing::kOpenRangeBytes);
-  // Whole kNvtxPushPopRange records as the thread left them: checked, then given their ending.
+  // Whole push/pop range records as the thread left them: checked, then given their ending.
   size_t offset = 0;
   while (offset + sizeof(protocol::NvtxEventRecord) <= copied) {
     protocol::NvtxEventRecord range;
     std::memcpy(&range, out + offset, sizeof(range));
-    if (range.header.kind != RecordKind::kNvtxPushPopRange || range.header.size < sizeof(range) ||
-        range.header.size % protocol::kRecordAlignment != 0 ||
+    const bool in_ticks = range.header.kind == RecordKind::kNvtxPushPopRangeTicks;
+    if ((range.header.kind != RecordKind::kNvtxPushPopRange && !in_ticks) ||
+        range.header.size < sizeof(range) || range.header.size % protocol::kRecordAlignment != 0 ||
         range.header.size > copied - offset) {
       break;  // not what the thread wrote: the rest is not used
     }
     range.ending = ending;
-    range.end_ns = end_ns;
+    range.end_ns =
+        ending == protocol::NvtxRangeEnding::kOpenAtDeath ? (in_ticks ? end.ticks : end.ns) : 0;
     std::memcpy(out + offset, &range, sizeof(range));
     offset += range.header.size;
   }
@@ -146,7 +149,7 @@ size_t ProcessRings::Drain(char* out, size_t capacity) {
     if (drained == 0 && state == ThreadRing::State::kRetired) {
       // Its thread is gone and so are its records: the next new thread of the process takes it,
       // once the ranges the thread never popped are written (never ended, as at an exit).
-      used += AppendOpenRanges(*ring, out + used, protocol::NvtxRangeEnding::kOpenAtExit, 0);
+      used += AppendOpenRanges(*ring, out + used, protocol::NvtxRangeEnding::kOpenAtExit, {});
       ring->ClearOpenRanges();
       ThreadRing::State retired = ThreadRing::State::kRetired;
       ring->state.compare_exchange_strong(retired, ThreadRing::State::kFree,
@@ -168,7 +171,7 @@ size_t ProcessRings::Drain(char* out, size_t capacity) {
       used += AppendOpenRanges(
           *ring, out + used,
           died_ ? protocol::NvtxRangeEnding::kOpenAtDeath : protocol::NvtxRangeEnding::kOpenAtExit,
-          died_ ? end_ns_ : 0);
+          end_);
     }
   }
   if (!torn_reported_) {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "injection/protocol/cpu_counter.h"
 #include "injection/protocol/record_format.h"
 #include "injection/protocol/thread_ring.h"
 
@@ -37,9 +38,9 @@ class ProcessRings {
   bool AddSegment(int segment_id, uint32_t ring_count, uint32_t pid, std::string* error);
 
   // No thread of the process can write any more: it exited normally (`died` false) or died at
-  // about `end_ns` (CLOCK_MONOTONIC), the end its open ranges get. A record still being written
-  // is torn from now on.
-  void Ended(bool died, uint64_t end_ns);
+  // about `end` (both clocks: a range in ticks ends in ticks), the end its open ranges get. A
+  // record still being written is torn from now on.
+  void Ended(bool died, protocol::CounterSample end);
 
   // Copies published records (and the records above) into `out`, at most `capacity` bytes,
   // which must be at least kMinDrainCapacity. Returns the byte count; 0 when nothing is left.
@@ -76,9 +77,9 @@ class ProcessRings {
   static size_t AppendLoss(char* out, protocol::RecordKind kind, uint32_t tid, uint64_t count);
   // The ring at `index` across all segments.
   protocol::ThreadRing* RingAt(size_t index, Segment** segment, size_t* index_in_segment);
-  // Appends `ring`'s open ranges with `ending` and `end_ns`.
+  // Appends `ring`'s open ranges with `ending` and `end` (in the time base of each range).
   static size_t AppendOpenRanges(const protocol::ThreadRing& ring, char* out,
-                                 protocol::NvtxRangeEnding ending, uint64_t end_ns);
+                                 protocol::NvtxRangeEnding ending, protocol::CounterSample end);
 
   std::vector<Segment> segments_;
   // Where the next Drain() starts, so that one busy ring does not starve the others.
@@ -86,7 +87,7 @@ class ProcessRings {
   uint64_t dropped_without_ring_seen_ = 0;
   bool ended_ = false;
   bool died_ = false;
-  uint64_t end_ns_ = 0;
+  protocol::CounterSample end_;
   size_t open_ranges_taken_ = 0;  // rings whose open ranges are in the stream
   bool torn_reported_ = false;
 };

@@ -12,11 +12,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include "collector/capture_controller.h"
 #include "collector/capture_metadata.h"
 #include "collector/capture_page.h"
 #include "collector/capture_router.h"
+#include "collector/counter_clock.h"
+#include "collector/counter_time_sink.h"
 #include "collector/launcher.h"
 #include "collector/session_console.h"
 #include "collector/session_server.h"
@@ -120,8 +124,9 @@ std::string JoinLibraryPaths(const std::string& dir, uint32_t trace_flags) {
 // The child's environment: prof's own variables (listed in *set_by_prof for the report) on top of
 // the inherited one, with -e values last so that the user wins.
 std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const std::string& socket,
-                                          std::string* set_by_prof) {
+                                          bool nvtx_counter_time, std::string* set_by_prof) {
   protocol::InjectionSettings settings;
+  settings.nvtx_counter_time = nvtx_counter_time;
   settings.trace_flags = options.trace_flags;
   settings.osrt_threshold_ns = options.osrt_threshold_ns;
   settings.cuda_graph_trace = options.cuda_graph_trace;
@@ -209,7 +214,7 @@ void SignalDescendants(SessionServer* server, const ChildProcess& child, int sig
 // a second SIGINT ends it at once, the program running or not.
 // Returns when the program exited (CLOCK_MONOTONIC ns).
 uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, ChildProcess* child,
-                         CaptureRouter* router, CaptureController* capture,
+                         CaptureRouter* router, StreamSink* sink, CaptureController* capture,
                          const protocol::CaptureControl& control, uint64_t collection_start,
                          int* exit_code) {
   SessionConsole console;
@@ -229,7 +234,7 @@ uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, C
   while (true) {
     const int timeout_ms =
         exited ? 10 : capture->PollTimeoutMs(protocol::MonotonicNowNs(), kPollIntervalMs);
-    server->PollOnce(timeout_ms, exited ? -1 : child->exit_fd(), router);
+    server->PollOnce(timeout_ms, exited ? -1 : child->exit_fd(), sink);
     const uint64_t now = protocol::MonotonicNowNs();
     if (const int kill_signal = capture->Tick(now)) {
       child->Signal(kill_signal);
@@ -292,7 +297,7 @@ uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, C
       break;
     }
   }
-  server->CloseAll(router);
+  server->CloseAll(sink);
   console.NewWarnings(first_importer);
   return exit_time;
 }
@@ -404,6 +409,21 @@ Status FinishReports(const ProfileOptions& options, storage::SessionInfo session
   return status;
 }
 
+// Whether NVTX push/pop ranges carry CPU counter ticks (collector/counter_clock.h): where the
+// kernel keeps time with the counter, and not with --capture-range=nvtx, whose window times the
+// injection takes from the ranges themselves. PROF_NVTX_CLOCK=monotonic keeps CLOCK_MONOTONIC
+// (to compare the two).
+bool StampsNvtxRangesWithCounter(const ProfileOptions& options) {
+  const char* forced = std::getenv("PROF_NVTX_CLOCK");
+  if (forced != nullptr && std::string_view(forced) == "monotonic") return false;
+  constexpr uint32_t kNvtxUsers =
+      protocol::kTraceNvtx | protocol::kTraceCublas | protocol::kTraceCudnn;
+  if ((options.trace_flags & kNvtxUsers) == 0) return false;
+  if (options.capture.range == protocol::CaptureRange::kNvtx) return false;
+  std::string why_not;
+  return CounterClock::KernelKeepsTimeWithCounter(&why_not);
+}
+
 }  // namespace
 
 bool HasCudaInjection(const std::string& library_dir) {
@@ -419,7 +439,9 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   storage::SessionInfo session;
   LaunchSpec spec;
   spec.descriptor_limit = RaiseDescriptorLimit();
-  spec.environment = BuildEnvironment(options, server->socket_path(), &session.environment_set);
+  const bool nvtx_counter_time = StampsNvtxRangesWithCounter(options);
+  spec.environment =
+      BuildEnvironment(options, server->socket_path(), nvtx_counter_time, &session.environment_set);
   spec.discard_output = !options.show_output;
   const std::string* path_variable = FindVariable(spec.environment, "PATH");
   std::string program;
@@ -458,6 +480,9 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
     spdlog::warn("warning: CUDA is not traced: {}; tracing the rest", kNoCudaDriver);
   }
   CaptureController capture(options.capture, capture_page->control());
+  std::optional<CounterTimeSink> counter_time;
+  StreamSink* sink = &router;
+  if (nvtx_counter_time) sink = &counter_time.emplace(&router);
   uint64_t exit_time = 0;
   {
     SignalForwarding forwarding(&child);
@@ -467,7 +492,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
       router.AbandonAll();
       return status;
     }
-    exit_time = ImportUntilExit(options, server.get(), &child, &router, &capture,
+    exit_time = ImportUntilExit(options, server.get(), &child, &router, sink, &capture,
                                 *capture_page->control(), collection_start, &result->exit_code);
     router.Refresh();
 

@@ -293,7 +293,7 @@ void SessionServer::OnSocketClosed(Socket* socket) {
 void SessionServer::EndStream(Socket* socket) {
   // Neither its exit record nor the mark exit() leaves in its rings: the process died, about now,
   // since its socket just closed (or its rings just went).
-  socket->rings.Ended(!socket->exit_sent && !socket->rings.Exiting(), MonotonicNowNs());
+  socket->rings.Ended(!socket->exit_sent && !socket->rings.Exiting(), protocol::SampleCounter());
   DrainRings(socket, SIZE_MAX);
   StreamChunk end;
   end.connection = socket->id;

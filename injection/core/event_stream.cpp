@@ -307,7 +307,14 @@ void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_
   if (!MayEmit(record->header.kind)) return;
   const int saved_errno = errno;
   t_inside_emit = true;
-  if (ThreadRing* ring = RingOfThisThread(record->header.timestamp_ns)) {
+  ThreadRing* ring = t_ring;
+  if (ring == nullptr) {
+    // The thread's first-seen name takes a CLOCK_MONOTONIC time, also when the range is in ticks.
+    ring = RingOfThisThread(record->header.kind == protocol::RecordKind::kNvtxPushPopRange
+                                ? record->header.timestamp_ns
+                                : MonotonicNowNs());
+  }
+  if (ring != nullptr) {
     record->header.tid = CurrentTid();
     record->header.size =
         static_cast<uint16_t>(protocol::AlignedRecordSize(sizeof(*record) + text_length));

@@ -48,8 +48,9 @@ PROF_EXPORT void EmitRecord(protocol::RecordHeader* record, size_t fixed_size);
 PROF_EXPORT void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size,
                                     const char* text, size_t text_length);
 
-// Push/pop ranges, one record per range: OpenPushPopRange keeps `record` (a kNvtxPushPopRange
-// record with `level` set, then `text_length` bytes of `text`) in the calling thread's ring memory
+// Push/pop ranges, one record per range: OpenPushPopRange keeps `record` (a kNvtxPushPopRange or
+// kNvtxPushPopRangeTicks record with `level` set, then `text_length` bytes of `text`; `end_ns` of
+// ClosePushPopRange in the record's time base) in the calling thread's ring memory
 // while the range is open; ClosePushPopRange emits it whole, ended at `end_ns`. A range open when
 // its process ends is taken from there by the launcher (NvtxRangeEnding). Whether a range is
 // traced is decided at its push (capture windows), so a range pushed while collection is on is

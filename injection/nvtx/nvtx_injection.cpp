@@ -8,6 +8,7 @@
 #include "injection/core/static_program.h"
 #include "injection/nvtx/nvtx_callbacks.h"
 #include "injection/nvtx/nvtx_handles.h"
+#include "injection/nvtx/nvtx_tracer.h"
 
 namespace prof::injection::nvtx {
 namespace {
@@ -58,6 +59,7 @@ extern "C" PROF_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get
     return 0;
   }
   nvtx::InstallForkHandler();
+  nvtx::StampRangesWithCounter(Settings().nvtx_counter_time);
   if (!nvtx::FillModule(*exports, nvtx::CoreCallbacks())) return 0;
   // CORE2 (domains) exists in every NVTX that has domains; an instance without it keeps CORE.
   nvtx::FillModule(*exports, nvtx::Core2Callbacks());

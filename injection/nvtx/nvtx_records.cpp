@@ -107,10 +107,10 @@ void EmitEvent(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id
   SendEvent(&record, attributes, EmitToStream);
 }
 
-void OpenRange(uint64_t timestamp, uint64_t domain_id, uint64_t level,
+void OpenRange(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id, uint64_t level,
                const nvtxEventAttributes_t* attributes) {
   protocol::NvtxEventRecord record{};
-  record.header.kind = protocol::RecordKind::kNvtxPushPopRange;
+  record.header.kind = kind;
   record.header.timestamp_ns = timestamp;
   record.domain_id = domain_id;
   record.level = level;

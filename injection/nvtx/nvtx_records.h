@@ -19,9 +19,10 @@ namespace prof::injection::nvtx {
 void EmitEvent(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id, uint64_t range_id,
                const nvtxEventAttributes_t* attributes);
 
-// A pushed range (kNvtxPushPopRange at `level`, the level the push returned), kept open on the
-// calling thread until CloseRange; the attributes as for EmitEvent.
-void OpenRange(uint64_t timestamp, uint64_t domain_id, uint64_t level,
+// A pushed range (`kind`: kNvtxPushPopRange, or kNvtxPushPopRangeTicks with `timestamp` in
+// ticks; at `level`, the level the push returned), kept open on the calling thread until
+// ClosePushPopRange; the attributes as for EmitEvent.
+void OpenRange(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id, uint64_t level,
                const nvtxEventAttributes_t* attributes);
 
 // kNvtxRangeEnd (`range_id`: the range's id).

@@ -6,11 +6,17 @@
 #include "injection/nvtx/nvtx_capture.h"
 #include "injection/nvtx/nvtx_handles.h"
 #include "injection/nvtx/nvtx_records.h"
+#include "injection/protocol/cpu_counter.h"
 
 namespace prof::injection::nvtx {
 namespace {
 
 using protocol::RecordKind;
+
+// A counter read costs a fraction of clock_gettime, and a push/pop pair reads the clock twice.
+bool g_ranges_in_ticks = false;
+
+uint64_t RangeTime() { return g_ranges_in_ticks ? protocol::ReadCpuCounter() : MonotonicNowNs(); }
 
 DomainHandle* AsDomain(nvtxDomainHandle_t handle) {
   return reinterpret_cast<DomainHandle*>(handle);
@@ -28,10 +34,10 @@ uint64_t DomainId(nvtxDomainHandle_t handle) {
 
 // DomainId for a call that opens something in the domain: in a fork child, the first such call
 // repeats the domain's create record on the child's own stream.
-uint64_t AnnouncedDomainId(nvtxDomainHandle_t handle, uint64_t timestamp) {
+uint64_t AnnouncedDomainId(nvtxDomainHandle_t handle) {
   if (handle == nullptr) return 0;
   DomainHandle* domain = AsDomain(handle);
-  if (ClaimDomainAnnouncement(domain)) EmitDomainCreate(timestamp, *domain);
+  if (ClaimDomainAnnouncement(domain)) EmitDomainCreate(MonotonicNowNs(), *domain);
   return domain->id;
 }
 
@@ -44,10 +50,12 @@ nvtxEventAttributes_t EmptyAttributes() {
 
 }  // namespace
 
+void StampRangesWithCounter(bool counter) { g_ranges_in_ticks = counter; }
+
 void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
   if (!Records(domain)) return;
   const uint64_t now = MonotonicNowNs();
-  EmitEvent(RecordKind::kNvtxMark, now, AnnouncedDomainId(domain, now), 0, attributes);
+  EmitEvent(RecordKind::kNvtxMark, now, AnnouncedDomainId(domain), 0, attributes);
 }
 
 nvtxRangeId_t RangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
@@ -55,7 +63,7 @@ nvtxRangeId_t RangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t*
   const uint64_t id = NextRangeId();
   if (!Records(domain)) return id;
   CaptureOnRangeStart(domain, attributes, id, now);
-  EmitEvent(RecordKind::kNvtxRangeStart, now, AnnouncedDomainId(domain, now), id, attributes);
+  EmitEvent(RecordKind::kNvtxRangeStart, now, AnnouncedDomainId(domain), id, attributes);
   return id;
 }
 
@@ -66,21 +74,25 @@ void RangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
   CaptureOnRangeEnd(domain, id, now);
 }
 
+// The launcher asks for ranges in ticks only without --capture-range=nvtx, so the capture hooks
+// below always get CLOCK_MONOTONIC times when they use them.
 int RangePush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
   if (!Records(domain)) return 0;
-  const uint64_t now = MonotonicNowNs();
-  const uint64_t domain_id = AnnouncedDomainId(domain, now);
+  const uint64_t now = RangeTime();
+  const uint64_t domain_id = AnnouncedDomainId(domain);
   const int32_t level = PushLevel(domain_id);
   if (level >= 0) {
     CaptureOnPush(domain, attributes, level, now);
-    OpenRange(now, domain_id, static_cast<uint64_t>(level), attributes);
+    OpenRange(
+        g_ranges_in_ticks ? RecordKind::kNvtxPushPopRangeTicks : RecordKind::kNvtxPushPopRange, now,
+        domain_id, static_cast<uint64_t>(level), attributes);
   }
   return level;
 }
 
 int RangePop(nvtxDomainHandle_t domain) {
   if (!Records(domain)) return 0;
-  const uint64_t now = MonotonicNowNs();
+  const uint64_t now = RangeTime();
   const uint64_t domain_id = DomainId(domain);
   const int32_t level = PopLevel(domain_id);
   if (level >= 0) {
@@ -93,7 +105,7 @@ int RangePop(nvtxDomainHandle_t domain) {
 void NameCategory(nvtxDomainHandle_t domain, uint32_t category, const Utf8Text& name) {
   if (!Records(domain)) return;
   const uint64_t now = MonotonicNowNs();
-  EmitCategoryName(now, AnnouncedDomainId(domain, now), category, name);
+  EmitCategoryName(now, AnnouncedDomainId(domain), category, name);
 }
 
 void NameOsThread(uint32_t tid, const Utf8Text& name) {
@@ -119,8 +131,8 @@ void DomainDestroy(nvtxDomainHandle_t domain) {
 nvtxStringHandle_t RegisterString(nvtxDomainHandle_t domain, const Utf8Text& text) {
   const uint64_t now = MonotonicNowNs();
   const bool recorded = Records(domain);
-  StringHandle* string = NewStringHandle(
-      recorded ? AnnouncedDomainId(domain, now) : DomainId(domain), text.data(), text.size());
+  StringHandle* string = NewStringHandle(recorded ? AnnouncedDomainId(domain) : DomainId(domain),
+                                         text.data(), text.size());
   if (string == nullptr) return nullptr;
   if (recorded) EmitStringRegister(now, *string);
   return reinterpret_cast<nvtxStringHandle_t>(string);

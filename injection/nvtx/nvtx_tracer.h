@@ -16,6 +16,10 @@
 
 namespace prof::injection::nvtx {
 
+// Push/pop ranges take their times from the CPU counter (launcher's choice, InjectionSettings::
+// nvtx_counter_time); set once, before the first NVTX call is routed to prof.
+void StampRangesWithCounter(bool counter);
+
 void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes);
 nvtxRangeId_t RangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes);
 void RangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id);

@@ -1,9 +1,5 @@
 #include "injection/osrt/tsc_clock.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
-
 namespace prof::injection::osrt {
 namespace {
 
@@ -14,7 +10,6 @@ constexpr double kQ32 = 4294967296.0;
 // Counters slower than 1 MHz or faster than 20 GHz mean the calibration went wrong.
 constexpr uint64_t kMinNsPerTickQ32 = (uint64_t{1} << 32) / 20;
 constexpr uint64_t kMaxNsPerTickQ32 = uint64_t{1000} << 32;
-constexpr int kSampleAttempts = 5;
 
 // Divisions run in double, off the fast path: 128-bit integer division would pull libgcc_s.so
 // into the program, and 53 bits of precision are plenty for a rate.
@@ -24,44 +19,16 @@ uint64_t RateQ32(uint64_t ns, uint64_t ticks) {
 
 }  // namespace
 
-bool CpuHasInvariantCounter() {
-#if defined(__x86_64__)
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(0x80000000u, &eax, &ebx, &ecx, &edx) == 0 || eax < 0x80000007u) return false;
-  __get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx);
-  return (edx & (1u << 8)) != 0;  // "Invariant TSC" (Intel SDM, AMD APM)
-#elif defined(__aarch64__)
-  return true;  // the architected generic timer counts at a fixed frequency by definition
-#else
-  return false;
-#endif
-}
-
-TscClock::Sample TscClock::TakeSample() {
-  Sample best{0, 0};
-  uint64_t best_width = ~uint64_t{0};
-  for (int attempt = 0; attempt < kSampleAttempts; ++attempt) {
-    const uint64_t before = ReadCounter();
-    const uint64_t ns = NowMonotonic();
-    const uint64_t after = ReadCounter();
-    if (after - before < best_width) {
-      best_width = after - before;
-      best = {before + (after - before) / 2, ns};
-    }
-  }
-  return best;
-}
-
 void TscClock::Calibrate(Source preferred, uint64_t window_ns) {
   source_ = Source::kMonotonic;
   ns_per_tick_q32_.store(uint64_t{1} << 32, std::memory_order_relaxed);
   span_ns_.store(0, std::memory_order_relaxed);
-  if (preferred != Source::kCounter || !CpuHasInvariantCounter()) return;
+  if (preferred != Source::kCounter || !protocol::CpuHasInvariantCounter()) return;
 
-  const Sample first = TakeSample();
+  const Sample first = protocol::SampleCounter();
   while (NowMonotonic() - first.ns < window_ns) {
   }
-  const Sample second = TakeSample();
+  const Sample second = protocol::SampleCounter();
   if (second.ticks <= first.ticks || second.ns <= first.ns) return;
   const uint64_t rate = RateQ32(second.ns - first.ns, second.ticks - first.ticks);
   if (rate < kMinNsPerTickQ32 || rate > kMaxNsPerTickQ32) return;
@@ -87,7 +54,7 @@ void TscClock::MaybeRefine(uint64_t now_ns) {
   if (source_ != Source::kCounter) return;
   uint64_t span = span_ns_.load(std::memory_order_relaxed);
   if (now_ns < anchor_.ns || now_ns - anchor_.ns < 2 * span) return;
-  const Sample now = TakeSample();
+  const Sample now = protocol::SampleCounter();
   if (now.ticks <= anchor_.ticks || now.ns <= anchor_.ns) return;
   const uint64_t new_span = now.ns - anchor_.ns;
   // One winner per doubling; a loser's sample is no better than the winner's.

@@ -14,15 +14,9 @@
 #include <cstdint>
 
 #include "injection/protocol/clock.h"
-
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
+#include "injection/protocol/cpu_counter.h"
 
 namespace prof::injection::osrt {
-
-// True when the CPU counter ticks at a constant rate in every power state, on every core.
-bool CpuHasInvariantCounter();
 
 class TscClock {
  public:
@@ -45,28 +39,13 @@ class TscClock {
   uint64_t calibration_span_ns() const { return span_ns_.load(std::memory_order_relaxed); }
 
  private:
-  struct Sample {
-    uint64_t ticks;
-    uint64_t ns;
-  };
+  using Sample = protocol::CounterSample;
 
-  static uint64_t ReadCounter() {
-#if defined(__x86_64__)
-    return __rdtsc();
-#elif defined(__aarch64__)
-    uint64_t ticks;
-    asm volatile("mrs %0, cntvct_el0" : "=r"(ticks));
-    return ticks;
-#else
-    return protocol::MonotonicNowNs();
-#endif
-  }
+  static uint64_t ReadCounter() { return protocol::ReadCpuCounter(); }
   static uint64_t NowMonotonic() { return protocol::MonotonicNowNs(); }
-  // A counter reading paired with the CLOCK_MONOTONIC reading it brackets most tightly.
-  static Sample TakeSample();
 
   Source source_ = Source::kMonotonic;
-  Sample anchor_{0, 0};
+  Sample anchor_;
   // ns per tick as 32.32 fixed point: one multiply and shift per conversion.
   std::atomic<uint64_t> ns_per_tick_q32_{uint64_t{1} << 32};
   std::atomic<uint64_t> span_ns_{0};

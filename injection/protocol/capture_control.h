@@ -139,6 +139,7 @@ constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
       return CaptureRole::kStreamNotice;
     case RecordKind::kOsrtCall:
     case RecordKind::kNvtxPushPopRange:
+    case RecordKind::kNvtxPushPopRangeTicks:
     case RecordKind::kNvtxRangeStart:
     case RecordKind::kNvtxRangeEnd:
     case RecordKind::kNvtxMark:

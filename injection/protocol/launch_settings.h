@@ -37,7 +37,10 @@ struct InjectionSettings {
   CudaGraphTrace cuda_graph_trace = CudaGraphTrace::kGraph;
   bool cuda_memory_usage = false;  // --cuda-memory-usage: record device allocations and frees
   bool python_backtrace = false;   // --python-backtrace=cuda: Python stacks of CUDA API calls
-  char socket_path[108] = {};      // sun_path of the launcher's listening Unix socket
+  // NVTX push/pop ranges are stamped with the CPU counter (kNvtxPushPopRangeTicks) instead of
+  // CLOCK_MONOTONIC; the launcher converts. Set only where the kernel keeps time with that counter.
+  bool nvtx_counter_time = false;
+  char socket_path[108] = {};  // sun_path of the launcher's listening Unix socket
 
   bool traces(TraceFlag flag) const { return (trace_flags & flag) != 0; }
 };
@@ -49,6 +52,7 @@ inline std::string EncodeSettings(const InjectionSettings& settings) {
   out += ";cuda_graph_trace=" + std::to_string(static_cast<uint32_t>(settings.cuda_graph_trace));
   out += ";cuda_memory_usage=" + std::to_string(settings.cuda_memory_usage ? 1 : 0);
   out += ";python_backtrace=" + std::to_string(settings.python_backtrace ? 1 : 0);
+  out += ";nvtx_counter_time=" + std::to_string(settings.nvtx_counter_time ? 1 : 0);
   out += ";socket=";
   out += settings.socket_path;  // last: a path may contain ';' or '='
   return out;
@@ -103,6 +107,9 @@ inline bool DecodeSettings(const char* text, InjectionSettings* out) {
     } else if (key == "python_backtrace") {
       if (number > 1) return false;
       parsed.python_backtrace = number == 1;
+    } else if (key == "nvtx_counter_time") {
+      if (number > 1) return false;
+      parsed.nvtx_counter_time = number == 1;
     }
   }
   if (!version_ok || !have_socket) return false;

@@ -53,6 +53,10 @@ enum class RecordKind : uint16_t {
   kNvtxMark = 40,
   kNvtxLibraryDomain = 41,
   kNvtxPushPopRange = 42,
+  // As kNvtxPushPopRange, with timestamp_ns and end_ns in CPU counter ticks
+  // (InjectionSettings::nvtx_counter_time); the launcher converts it into a kNvtxPushPopRange
+  // before anything else reads it (collector/counter_time_sink.h).
+  kNvtxPushPopRangeTicks = 43,
   // CUDA (CUPTI): 64..127, structs in cuda_records.h.
   kCudaInitStatus = 64,
   kCudaApiName = 65,

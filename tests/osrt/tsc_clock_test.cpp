@@ -10,8 +10,8 @@
 
 namespace {
 
-using prof::injection::osrt::CpuHasInvariantCounter;
 using prof::injection::osrt::TscClock;
+using prof::protocol::CpuHasInvariantCounter;
 using prof::protocol::MonotonicNowNs;
 
 void SleepNs(uint64_t ns) {

@@ -14,11 +14,13 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   settings.cuda_graph_trace = prof::protocol::CudaGraphTrace::kNode;
   settings.cuda_memory_usage = true;
   settings.python_backtrace = true;
+  settings.nvtx_counter_time = true;
   std::strcpy(settings.socket_path, "/tmp/prof-a;b=c/stream.sock");
   const std::string encoded = EncodeSettings(settings);
   CHECK(encoded ==
         "v=1;trace=6;osrt_threshold_ns=12345;cuda_graph_trace=1;"
-        "cuda_memory_usage=1;python_backtrace=1;socket=/tmp/prof-a;b=c/stream.sock");
+        "cuda_memory_usage=1;python_backtrace=1;nvtx_counter_time=1;socket=/tmp/prof-a;b=c/"
+        "stream.sock");
 
   InjectionSettings decoded;
   REQUIRE(DecodeSettings(encoded.c_str(), &decoded));
@@ -26,6 +28,7 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   CHECK(decoded.osrt_threshold_ns == 12345);
   CHECK(decoded.cuda_graph_trace == prof::protocol::CudaGraphTrace::kNode);
   CHECK(decoded.cuda_memory_usage);
+  CHECK(decoded.nvtx_counter_time);
   CHECK(std::string(decoded.socket_path) == "/tmp/prof-a;b=c/stream.sock");
   CHECK(decoded.traces(prof::protocol::kTraceOsrt));
   CHECK_FALSE(decoded.traces(prof::protocol::kTraceCuda));

@@ -53,7 +53,8 @@ Drained DrainAll(ProcessRings* rings) {
       std::memcpy(&header, out.data() + offset, sizeof(header));
       REQUIRE(header.size >= sizeof(header));
       if (header.kind == RecordKind::kOsrtCall) drained.numbers.push_back(header.timestamp_ns);
-      if (header.kind == RecordKind::kNvtxPushPopRange) {
+      if (header.kind == RecordKind::kNvtxPushPopRange ||
+          header.kind == RecordKind::kNvtxPushPopRangeTicks) {
         NvtxEventRecord range;
         std::memcpy(&range, out.data() + offset, sizeof(range));
         drained.ranges.push_back(range);
@@ -152,7 +153,7 @@ TEST_CASE("once the process is gone, a record cut while written is counted as to
   Drained live = DrainAll(&rings);
   CHECK(live.numbers.size() == 3);
   CHECK(live.torn == 0);
-  rings.Ended(true, 12345);
+  rings.Ended(true, {12, 12345});
   const Drained gone = DrainAll(&rings);
   CHECK(gone.torn == 1);
   CHECK(gone.loss_records == 1);
@@ -162,10 +163,9 @@ TEST_CASE("once the process is gone, a record cut while written is counted as to
 
 // A range as OpenPushPopRange keeps it: `level` set, its text after the record.
 bool Push(ThreadRing* ring, uint64_t domain_id, uint64_t level, uint64_t start,
-          const std::string& text) {
+          const std::string& text, RecordKind kind = RecordKind::kNvtxPushPopRange) {
   NvtxEventRecord record{};
-  record.header = {RecordKind::kNvtxPushPopRange,
-                   static_cast<uint16_t>(AlignedRecordSize(sizeof(record) + text.size())), 1,
+  record.header = {kind, static_cast<uint16_t>(AlignedRecordSize(sizeof(record) + text.size())), 1,
                    start};
   record.domain_id = domain_id;
   record.level = level;
@@ -175,12 +175,16 @@ bool Push(ThreadRing* ring, uint64_t domain_id, uint64_t level, uint64_t start,
 
 TEST_CASE("ranges open when the process ends come out whole, ended as it ended", "[rings]") {
   const bool died = GENERATE(false, true);
+  // A range stamped in counter ticks ends in ticks: the launcher converts both times later.
+  const RecordKind kind =
+      GENERATE(RecordKind::kNvtxPushPopRange, RecordKind::kNvtxPushPopRangeTicks);
+  const bool in_ticks = kind == RecordKind::kNvtxPushPopRangeTicks;
   ProcessRings rings;
   StartPool(&rings);
   ThreadRing* ring = prof::injection::AcquireRing(401);
   REQUIRE(ring != nullptr);
-  REQUIRE(Push(ring, 0, 0, 100, "outer"));
-  REQUIRE(Push(ring, 0, 1, 200, "inner that ended"));
+  REQUIRE(Push(ring, 0, 0, 100, "outer", kind));
+  REQUIRE(Push(ring, 0, 1, 200, "inner that ended", kind));
   // The inner one is popped as ClosePushPopRange pops it: ended in place, then appended.
   const ThreadRing::ClosedRange closed = ring->CloseRange(0, 1, 300);
   REQUIRE(closed.size == AlignedRecordSize(sizeof(NvtxEventRecord) + 16));
@@ -188,13 +192,14 @@ TEST_CASE("ranges open when the process ends come out whole, ended as it ended",
   ring->EndClose(closed);
   // While the process lives, its open range stays its own.
   CHECK(DrainAll(&rings).ranges.size() == 1);
-  rings.Ended(died, 999);
+  rings.Ended(died, {777, 999});
   const Drained ended = DrainAll(&rings);
   REQUIRE(ended.ranges.size() == 1);
+  CHECK(ended.ranges[0].header.kind == kind);
   CHECK(ended.ranges[0].header.timestamp_ns == 100);
   CHECK(ended.ranges[0].ending ==
         (died ? NvtxRangeEnding::kOpenAtDeath : NvtxRangeEnding::kOpenAtExit));
-  CHECK(ended.ranges[0].end_ns == (died ? 999u : 0u));
+  CHECK(ended.ranges[0].end_ns == (died ? (in_ticks ? 777u : 999u) : 0u));
   CHECK(ended.torn == 0);
   CHECK(DrainAll(&rings).ranges.empty());
 }
@@ -211,7 +216,7 @@ TEST_CASE("a thread that exits with ranges open leaves them unended, not to the 
   CHECK(drained.ranges[0].ending == NvtxRangeEnding::kOpenAtExit);
   CHECK(drained.ranges[0].domain_id == 3);
   REQUIRE(prof::injection::AcquireRing(502) == ring);
-  rings.Ended(true, 999);
+  rings.Ended(true, {9, 999});
   CHECK(DrainAll(&rings).ranges.empty());
 }
 
@@ -258,7 +263,7 @@ TEST_CASE("a ring whose positions the program overwrote yields nothing, and a fi
   // `head` (the first word of the ring's second cache line) far past anything written.
   auto* head = reinterpret_cast<std::atomic<uint64_t>*>(reinterpret_cast<char*>(ring) + 64);
   head->store(head->load() + (uint64_t{1} << 40));
-  rings.Ended(true, 999);
+  rings.Ended(true, {9, 999});
   const Drained drained = DrainAll(&rings);
   CHECK(drained.numbers.empty());
 }

@@ -1,0 +1,98 @@
+#include "collector/counter_clock.h"
+
+#include <algorithm>
+#include <fstream>
+
+namespace prof::collector {
+namespace {
+
+using protocol::CounterSample;
+using Uint128 = unsigned __int128;
+
+constexpr uint64_t kThinnedSpacingNs = 1'000'000'000;
+
+// The clocksource the kernel reads for CLOCK_MONOTONIC on this architecture's counter.
+#if defined(__x86_64__)
+constexpr const char* kCounterClocksource = "tsc";
+#elif defined(__aarch64__)
+constexpr const char* kCounterClocksource = "arch_sys_counter";
+#else
+constexpr const char* kCounterClocksource = nullptr;
+#endif
+
+// `ticks` on the line through `a` and `b` (a.ticks < b.ticks), saturating at the ends of the range.
+uint64_t OnLine(const CounterSample& a, const CounterSample& b, uint64_t ticks) {
+  const Uint128 ns_span = b.ns - a.ns;
+  const Uint128 tick_span = b.ticks - a.ticks;
+  if (ticks >= a.ticks) {
+    const Uint128 ns = a.ns + Uint128{ticks - a.ticks} * ns_span / tick_span;
+    return ns > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(ns);
+  }
+  const Uint128 before = Uint128{a.ticks - ticks} * ns_span / tick_span;
+  return before >= a.ns ? 0 : a.ns - static_cast<uint64_t>(before);
+}
+
+}  // namespace
+
+bool CounterClock::KernelKeepsTimeWithCounter(std::string* why_not) {
+  if (kCounterClocksource == nullptr) {
+    *why_not = "no CPU counter prof reads on this architecture";
+    return false;
+  }
+  if (!protocol::CpuHasInvariantCounter()) {
+    *why_not = "the CPU's counter is not invariant";
+    return false;
+  }
+  std::ifstream file("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  std::string clocksource;
+  if (!std::getline(file, clocksource)) {
+    *why_not = "the kernel's clocksource is unknown";
+    return false;
+  }
+  if (clocksource != kCounterClocksource) {
+    *why_not = "the kernel keeps time with " + clocksource + ", not " + kCounterClocksource;
+    return false;
+  }
+  return true;
+}
+
+CounterClock::CounterClock(Sampler sample) : sample_(sample) { Add(sample_()); }
+
+uint64_t CounterClock::ToMonotonicNs(uint64_t ticks) {
+  if (ticks >= samples_.back().ticks) Add(sample_());
+  if (samples_.size() < 2) return samples_.back().ns;  // the clocks stood still: no rate yet
+  // The first sample after `ticks`, and the one before it; past either end, the nearest interval.
+  auto after = std::upper_bound(
+      samples_.begin(), samples_.end(), ticks,
+      [](uint64_t value, const CounterSample& sample) { return value < sample.ticks; });
+  if (after == samples_.begin()) after = samples_.begin() + 1;
+  if (after == samples_.end()) after = samples_.end() - 1;
+  return OnLine(*(after - 1), *after, ticks);
+}
+
+void CounterClock::Add(CounterSample sample) {
+  if (!samples_.empty() &&
+      (sample.ticks <= samples_.back().ticks || sample.ns <= samples_.back().ns)) {
+    return;  // not later on both clocks (too soon to tell apart): the newest one stands
+  }
+  const size_t count = samples_.size();
+  if (count >= 2 && samples_[count - 1].ns - samples_[count - 2].ns < kSampleSpacingNs) {
+    samples_.back() = sample;
+    return;
+  }
+  samples_.push_back(sample);
+  if (samples_.size() - thinned_ > kMaxSamples) ThinOldSamples();
+}
+
+void CounterClock::ThinOldSamples() {
+  const size_t old_end = samples_.size() - kRecentSamples;
+  size_t kept = std::max<size_t>(thinned_, 1);
+  for (size_t i = kept; i < old_end; ++i) {
+    if (samples_[i].ns - samples_[kept - 1].ns >= kThinnedSpacingNs) samples_[kept++] = samples_[i];
+  }
+  samples_.erase(samples_.begin() + static_cast<ptrdiff_t>(kept),
+                 samples_.begin() + static_cast<ptrdiff_t>(old_end));
+  thinned_ = kept;
+}
+
+}  // namespace prof::collector
