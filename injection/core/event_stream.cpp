@@ -61,6 +61,19 @@ thread_local int t_patient_depth __attribute__((tls_model("initial-exec"))) = 0;
 
 uint32_t ReadTid() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
 
+// The program's errno survives prof's system calls. Kept around the slow paths only (a new
+// thread's ring, a drain request, a wait for room): appending to a ring touches no errno.
+class ErrnoKept {
+ public:
+  ErrnoKept() : saved_(errno) {}
+  ~ErrnoKept() { errno = saved_; }
+  ErrnoKept(const ErrnoKept&) = delete;
+  ErrnoKept& operator=(const ErrnoKept&) = delete;
+
+ private:
+  int saved_;
+};
+
 // Reads /proc/self/comm without libc's stdio (may be interposed); strips the newline.
 size_t ReadProcessName(char* out, size_t capacity) {
   const int fd =
@@ -76,6 +89,7 @@ size_t ReadProcessName(char* out, size_t capacity) {
 // Asks the launcher to drain this process's rings now. Never waits: when the socket is full (the
 // launcher is behind anyway) or gone, the launcher's periodic pass drains them.
 void RequestDrain() {
+  const ErrnoKept errno_kept;
   protocol::DrainRequestRecord request{};
   request.header = {protocol::RecordKind::kDrainRequest, sizeof(request), CurrentTid(),
                     MonotonicNowNs()};
@@ -172,6 +186,7 @@ void AfterForkInChild() {
 // never looks newer than a name the same record sets (nvtxNameOsThread, pthread_setname_np).
 ThreadRing* RingOfThisThread(uint64_t first_timestamp) {
   if (t_ring != nullptr) return t_ring;
+  const ErrnoKept errno_kept;
   t_ring = AcquireRing(CurrentTid());
   if (t_ring == nullptr) return nullptr;
   pthread_setspecific(g_thread_exit_key, t_ring);
@@ -198,6 +213,7 @@ bool WaitForSpace(ThreadRing* buffer, const void* first, size_t first_size, cons
     buffer->dropping = false;
     return buffer->TryAppend(first, first_size, second, second_size);
   }
+  const ErrnoKept errno_kept;
   RequestDrain();
   const uint64_t deadline =
       MonotonicNowNs() + (patient ? kPatientWaitLimitNs : kProducerWaitLimitNs);
@@ -245,7 +261,6 @@ bool MayEmit(protocol::RecordKind kind) {
 
 void Emit(protocol::RecordHeader* record, size_t fixed_size, const char* text, size_t text_length) {
   if (!MayEmit(record->kind)) return;
-  const int saved_errno = errno;
   t_inside_emit = true;
   if (ThreadRing* ring = RingOfThisThread(record->timestamp_ns)) {
     record->tid = CurrentTid();
@@ -253,7 +268,6 @@ void Emit(protocol::RecordHeader* record, size_t fixed_size, const char* text, s
     Append(ring, record, fixed_size, text, text_length);
   }
   t_inside_emit = false;
-  errno = saved_errno;
 }
 
 __attribute__((constructor)) void StartAtLoad() {
@@ -305,7 +319,6 @@ void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size, const
 void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_t text_length) {
   text_length = ClampTextLength(text_length);
   if (!MayEmit(record->header.kind)) return;
-  const int saved_errno = errno;
   t_inside_emit = true;
   ThreadRing* ring = t_ring;
   if (ring == nullptr) {
@@ -324,7 +337,6 @@ void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_
     }
   }
   t_inside_emit = false;
-  errno = saved_errno;
 }
 
 void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns) {
@@ -334,7 +346,6 @@ void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns) {
       t_ring == nullptr) {
     return;
   }
-  const int saved_errno = errno;
   t_inside_emit = true;
   const ThreadRing::ClosedRange range = t_ring->CloseRange(domain_id, level, end_ns);
   if (range.bytes != nullptr) {
@@ -342,7 +353,6 @@ void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns) {
     t_ring->EndClose(range);
   }
   t_inside_emit = false;
-  errno = saved_errno;
 }
 
 bool InsideInternalCall() { return t_internal_depth > 0; }

@@ -6,8 +6,6 @@
 namespace prof::injection::nvtx {
 namespace {
 
-constexpr uint64_t kInlineDomains = 16;
-
 // The depths of domains past the inline ones, grown with realloc and freed when the thread exits.
 // Touched only by a thread that uses such a domain: its first touch registers the destructor
 // (__cxa_thread_atexit allocates), which a thread that never gets here must not pay.
@@ -41,28 +39,20 @@ class OverflowLevels {
   uint64_t capacity_ = 0;
 };
 
-// Constant-initialised and trivially destructible: no guard, no destructor registration, so the
-// first push of a thread allocates nothing, also inside a signal handler. (With TLS descriptors,
-// see CMakeLists.txt, glibc also places this library's thread-local storage in the static block
-// every thread starts with instead of allocating it on the thread's first access.)
-thread_local int32_t t_inline_levels[kInlineDomains] = {};
 thread_local OverflowLevels t_overflow_levels;
-
-int32_t* Depth(uint64_t domain_id, bool grow) {
-  if (domain_id < kInlineDomains) return &t_inline_levels[domain_id];
-  return t_overflow_levels.At(domain_id - kInlineDomains, grow);
-}
 
 }  // namespace
 
-int32_t PushLevel(uint64_t domain_id) {
-  int32_t* depth = Depth(domain_id, /*grow=*/true);
+thread_local int32_t t_inline_levels[kInlineDomains] = {};
+
+int32_t PushLevelOfLaterDomain(uint64_t domain_id) {
+  int32_t* depth = t_overflow_levels.At(domain_id - kInlineDomains, /*grow=*/true);
   if (depth == nullptr) return -1;
   return (*depth)++;
 }
 
-int32_t PopLevel(uint64_t domain_id) {
-  int32_t* depth = Depth(domain_id, /*grow=*/false);
+int32_t PopLevelOfLaterDomain(uint64_t domain_id) {
+  int32_t* depth = t_overflow_levels.At(domain_id - kInlineDomains, /*grow=*/false);
   if (depth == nullptr || *depth == 0) return -1;
   return --(*depth);
 }

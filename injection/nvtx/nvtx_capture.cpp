@@ -14,18 +14,11 @@ namespace prof::injection::nvtx {
 namespace {
 
 struct Trigger {
-  protocol::CaptureControl* page;  // nullptr unless --capture-range=nvtx
-  bool registered_only;            // nsys matches registered strings only, unless told otherwise
+  protocol::CaptureControl* page = nullptr;  // nullptr unless --capture-range=nvtx
+  bool registered_only = false;  // nsys matches registered strings only, unless told otherwise
 };
 
-const Trigger& CaptureTrigger() {
-  static const Trigger trigger = [] {
-    protocol::CaptureControl* page = CapturePage();
-    if (page != nullptr && page->range != protocol::CaptureRange::kNvtx) page = nullptr;
-    return Trigger{page, RegisteredMessagesOnly(std::getenv("NSYS_NVTX_PROFILER_REGISTER_ONLY"))};
-  }();
-  return trigger;
-}
+Trigger g_trigger;
 
 // The range that opened the open window of this process. The fields are written before
 // g_owner_window is published (release) and read after it is seen (acquire).
@@ -69,9 +62,18 @@ uint64_t DomainIdOf(nvtxDomainHandle_t domain) {
   return domain == nullptr ? 0 : reinterpret_cast<const DomainHandle*>(domain)->id;
 }
 
-void OpenFor(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes, bool push,
-             uint64_t key, uint64_t now_ns) {
-  const Trigger& trigger = CaptureTrigger();
+}  // namespace
+
+void ArmCaptureTriggers() {
+  protocol::CaptureControl* page = CapturePage();
+  if (page == nullptr || page->range != protocol::CaptureRange::kNvtx) return;
+  g_trigger = {page, RegisteredMessagesOnly(std::getenv("NSYS_NVTX_PROFILER_REGISTER_ONLY"))};
+  g_ranges_open_windows = true;
+}
+
+void OpenWindowFor(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes, bool push,
+                   uint64_t key, uint64_t now_ns) {
+  const Trigger& trigger = g_trigger;
   if (trigger.page == nullptr || !Matches(trigger, domain, attributes)) return;
   const int64_t window = protocol::TryOpenWindow(trigger.page, now_ns);
   if (window < 0) return;
@@ -83,8 +85,8 @@ void OpenFor(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes,
   g_owner_window.store(window, std::memory_order_release);
 }
 
-void CloseFor(nvtxDomainHandle_t domain, bool push, uint64_t key, uint64_t now_ns) {
-  const Trigger& trigger = CaptureTrigger();
+void CloseWindowFor(nvtxDomainHandle_t domain, bool push, uint64_t key, uint64_t now_ns) {
+  const Trigger& trigger = g_trigger;
   if (trigger.page == nullptr) return;
   int64_t window = g_owner_window.load(std::memory_order_acquire);
   if (window < 0 || g_owner_is_push != push || g_owner_key != key ||
@@ -94,26 +96,6 @@ void CloseFor(nvtxDomainHandle_t domain, bool push, uint64_t key, uint64_t now_n
   if (!g_owner_window.compare_exchange_strong(window, -1, std::memory_order_acq_rel)) return;
   // Fails harmlessly when the launcher already closed the window (--duration).
   protocol::TryCloseWindow(trigger.page, static_cast<uint32_t>(window), now_ns);
-}
-
-}  // namespace
-
-void CaptureOnPush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes,
-                   int32_t level, uint64_t now_ns) {
-  OpenFor(domain, attributes, true, static_cast<uint64_t>(level), now_ns);
-}
-
-void CaptureOnPop(nvtxDomainHandle_t domain, int32_t level, uint64_t now_ns) {
-  CloseFor(domain, true, static_cast<uint64_t>(level), now_ns);
-}
-
-void CaptureOnRangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes,
-                         uint64_t range_id, uint64_t now_ns) {
-  OpenFor(domain, attributes, false, range_id, now_ns);
-}
-
-void CaptureOnRangeEnd(nvtxDomainHandle_t domain, uint64_t range_id, uint64_t now_ns) {
-  CloseFor(domain, false, range_id, now_ns);
 }
 
 }  // namespace prof::injection::nvtx

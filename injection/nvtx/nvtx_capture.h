@@ -4,8 +4,7 @@
 // emitted, and the pop or end of that same range closes it at its timestamp, after its record: the
 // triggering range is inside its window, as in nsys. The window belongs to the range that opened
 // it: the same thread, domain and level (push/pop), or the same range id (start/end, from any
-// thread). Other matching ranges while a window is open change nothing. Without
-// --capture-range=nvtx every hook returns after one load.
+// thread). Other matching ranges while a window is open change nothing.
 #pragma once
 
 #include <nvtx3/nvToolsExt.h>
@@ -14,11 +13,33 @@
 
 namespace prof::injection::nvtx {
 
-void CaptureOnPush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes,
-                   int32_t level, uint64_t now_ns);
-void CaptureOnPop(nvtxDomainHandle_t domain, int32_t level, uint64_t now_ns);
-void CaptureOnRangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes,
-                         uint64_t range_id, uint64_t now_ns);
-void CaptureOnRangeEnd(nvtxDomainHandle_t domain, uint64_t range_id, uint64_t now_ns);
+// Reads the capture page's range kind and NSYS_NVTX_PROFILER_REGISTER_ONLY, once, before the first
+// NVTX call is routed to prof (the page is mapped by libprof_core's constructor).
+void ArmCaptureTriggers();
+
+// True when --capture-range=nvtx: the hooks below are inline so that without it a push or pop pays
+// one load for them.
+inline bool g_ranges_open_windows = false;
+
+void OpenWindowFor(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes, bool push,
+                   uint64_t key, uint64_t now_ns);
+void CloseWindowFor(nvtxDomainHandle_t domain, bool push, uint64_t key, uint64_t now_ns);
+
+inline void CaptureOnPush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes,
+                          int32_t level, uint64_t now_ns) {
+  if (g_ranges_open_windows) {
+    OpenWindowFor(domain, attributes, true, static_cast<uint64_t>(level), now_ns);
+  }
+}
+inline void CaptureOnPop(nvtxDomainHandle_t domain, int32_t level, uint64_t now_ns) {
+  if (g_ranges_open_windows) CloseWindowFor(domain, true, static_cast<uint64_t>(level), now_ns);
+}
+inline void CaptureOnRangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes,
+                                uint64_t range_id, uint64_t now_ns) {
+  if (g_ranges_open_windows) OpenWindowFor(domain, attributes, false, range_id, now_ns);
+}
+inline void CaptureOnRangeEnd(nvtxDomainHandle_t domain, uint64_t range_id, uint64_t now_ns) {
+  if (g_ranges_open_windows) CloseWindowFor(domain, false, range_id, now_ns);
+}
 
 }  // namespace prof::injection::nvtx

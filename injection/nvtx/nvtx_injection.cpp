@@ -7,6 +7,7 @@
 #include "injection/core/event_stream.h"
 #include "injection/core/static_program.h"
 #include "injection/nvtx/nvtx_callbacks.h"
+#include "injection/nvtx/nvtx_capture.h"
 #include "injection/nvtx/nvtx_handles.h"
 #include "injection/nvtx/nvtx_tracer.h"
 
@@ -59,7 +60,8 @@ extern "C" PROF_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get
     return 0;
   }
   nvtx::InstallForkHandler();
-  nvtx::StampRangesWithCounter(Settings().nvtx_counter_time);
+  nvtx::ConfigureTracer(Settings());
+  nvtx::ArmCaptureTriggers();
   if (!nvtx::FillModule(*exports, nvtx::CoreCallbacks())) return 0;
   // CORE2 (domains) exists in every NVTX that has domains; an instance without it keeps CORE.
   nvtx::FillModule(*exports, nvtx::Core2Callbacks());

@@ -15,6 +15,7 @@ using protocol::RecordKind;
 
 // A counter read costs a fraction of clock_gettime, and a push/pop pair reads the clock twice.
 bool g_ranges_in_ticks = false;
+bool g_default_domain_recorded = false;  // --trace=nvtx
 
 uint64_t RangeTime() { return g_ranges_in_ticks ? protocol::ReadCpuCounter() : MonotonicNowNs(); }
 
@@ -25,7 +26,7 @@ DomainHandle* AsDomain(nvtxDomainHandle_t handle) {
 // Whether the domain's events are recorded: the default domain's with --trace=nvtx, a named one's
 // as decided when it was created.
 bool Records(nvtxDomainHandle_t handle) {
-  return handle == nullptr ? Settings().traces(protocol::kTraceNvtx) : AsDomain(handle)->recorded;
+  return handle == nullptr ? g_default_domain_recorded : AsDomain(handle)->recorded;
 }
 
 uint64_t DomainId(nvtxDomainHandle_t handle) {
@@ -50,7 +51,10 @@ nvtxEventAttributes_t EmptyAttributes() {
 
 }  // namespace
 
-void StampRangesWithCounter(bool counter) { g_ranges_in_ticks = counter; }
+void ConfigureTracer(const protocol::InjectionSettings& settings) {
+  g_default_domain_recorded = settings.traces(protocol::kTraceNvtx);
+  g_ranges_in_ticks = settings.nvtx_counter_time;
+}
 
 void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
   if (!Records(domain)) return;

@@ -181,20 +181,4 @@ uint16_t ThreadRing::RecordSizeAt(uint64_t position) const {
   return size;
 }
 
-size_t ThreadRing::UsedBytes() const {
-  // The owner's figure is exact. The drainer's may come from a rewind half done (new tail, old
-  // head: nothing to drain) or from positions on both sides of it (an overstatement, at most the
-  // capacity): the drainer stops on an empty Drain() anyway.
-  const uint64_t tail = tail_.load(std::memory_order_acquire);
-  const uint64_t head = head_.load(std::memory_order_acquire);
-  if (head <= tail) return 0;
-  uint64_t used = head - tail;
-  // A gap the owner skipped and the drainer has not passed holds no records. The gap's start is
-  // stored before the `head` that publishes it: a `head` that shows it comes with it.
-  const uint64_t gap = gap_start_.load(std::memory_order_acquire);
-  // (0 is no gap: a marker never sits at a lap's start.)
-  if (gap != 0 && gap >= tail && gap < head) used -= NextLapStart(gap) - gap;
-  return std::min<uint64_t>(used, kCapacity);
-}
-
 }  // namespace prof::protocol

@@ -54,8 +54,23 @@ class alignas(4096) ThreadRing {
   // Consumer: moves whole published records into `out`, at most `capacity` bytes; returns the byte
   // count. `capacity` must be at least the largest record size (64 KiB).
   size_t Drain(char* out, size_t capacity);
-  // Bytes of records between the consumer and the producer (a skipped gap not counted).
-  size_t UsedBytes() const;
+  // Bytes of records between the consumer and the producer (a skipped gap not counted). Inline:
+  // the producer asks on every record whether its ring crossed half full.
+  size_t UsedBytes() const {
+    // The owner's figure is exact. The drainer's may come from a rewind half done (new tail, old
+    // head: nothing to drain) or from positions on both sides of it (an overstatement, at most
+    // the capacity): the drainer stops on an empty Drain() anyway.
+    const uint64_t tail = tail_.load(std::memory_order_acquire);
+    const uint64_t head = head_.load(std::memory_order_acquire);
+    if (head <= tail) return 0;
+    uint64_t used = head - tail;
+    // A gap the owner skipped and the drainer has not passed holds no records. The gap's start is
+    // stored before the `head` that publishes it: a `head` that shows it comes with it.
+    const uint64_t gap = gap_start_.load(std::memory_order_acquire);
+    // (0 is no gap: a marker never sits at a lap's start.)
+    if (gap != 0 && gap >= tail && gap < head) used -= NextLapStart(gap) - gap;
+    return used < kCapacity ? used : kCapacity;
+  }
   // Producer: marks a record as being written from now on (before a wait for room, or before a
   // range leaves the open ranges), until TryAppend() publishes it or EndWrite() gives it up.
   void BeginWrite() {
