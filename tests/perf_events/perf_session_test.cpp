@@ -367,7 +367,7 @@ TEST_CASE("samples of a program killed right after a CPU burst are still drained
                           " parent " + std::to_string(getpid())));
 }
 
-TEST_CASE("a refused context_switch attribute is turned off and named; sampling goes on") {
+TEST_CASE("a refused context_switch attribute is turned off and named, and sampling goes on") {
   const perf::PerfEventOpener refuse_switches = [](perf_event_attr* attr, pid_t pid, int cpu) {
     if (attr->context_switch) {
       errno = EACCES;
