@@ -76,7 +76,9 @@ Status ChooseFeatures(pid_t pid, int cpu, const PerfEventOpener& opener, perf_ev
       if (fd < 0) {
         if (first_error == 0) first_error = errno;
         // Refusals that no attribute causes: giving features up will not help.
-        if (errno == ESRCH || errno == EMFILE || errno == ENFILE) break;
+        if (errno == ESRCH || errno == EMFILE || errno == ENFILE) {
+          return Status::Error(Refusal("perf_event_open", errno));
+        }
         continue;
       }
       close(fd);
