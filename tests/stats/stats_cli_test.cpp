@@ -95,8 +95,7 @@ TEST_CASE("prof stats notes a report without CPU samples on stderr", "[stats][cl
     const CommandResult result = Stats({"-r", report, kReport});
     CHECK(result.exit_code == 0);
     CHECK(result.out.empty());
-    CHECK(result.err == "prof: SKIPPED: " + kReport + " does not contain CPU sample data.
-");
+    CHECK(result.err == "prof: SKIPPED: " + kReport + " does not contain CPU sample data.\n");
   }
 }
 
