@@ -23,7 +23,9 @@ Examples:
       The same JSON, gzip-compressed (also with --gzip true).
   prof export --type jsonl report1.sqlite
       Write report1.jsonl: one JSON object per track and per event, for scripts (nsys-style
-      --type jsonlines is the same).)";
+      --type jsonlines is the same).
+  prof export --type folded report1.sqlite
+      Write report1.folded: the CPU samples' collapsed stacks, for flamegraph.pl or speedscope.)";
 
 class ExportCommand : public Command {
  public:
@@ -31,13 +33,15 @@ class ExportCommand : public Command {
     CLI::App* sub = app.add_subcommand(
         "export", "Export a report (prof's or an nsys SQLite export) as a timeline or JSON lines.");
     sub->footer(kExamples);
-    sub->add_option("-t,--type", options_.type,
-                    "Output format: " + exporter::ExportTypeNames() +
-                        " (chrome: Trace Event Format JSON; perfetto: Perfetto protobuf trace)")
+    sub->add_option(
+           "-t,--type", options_.type,
+           "Output format: " + exporter::ExportTypeNames() +
+               " (chrome: Trace Event Format JSON; perfetto: Perfetto protobuf trace; folded: "
+               "collapsed CPU sample stacks)")
         ->required();
     sub->add_option("-o,--output", options_.output,
                     "Output file (default: the report's name with the format's extension: .json, "
-                    ".pftrace, .jsonl, .sqlite); a name ending in .gz is gzip-compressed");
+                    ".pftrace, .jsonl, .folded, .sqlite); a name ending in .gz is gzip-compressed");
     sub->add_option("-f,--force-overwrite", options_.force_overwrite,
                     "Replace an existing output file (true|false)")
         ->default_str("false");

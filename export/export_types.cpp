@@ -4,6 +4,7 @@
 #include <array>
 
 #include "export/chrome_trace_writer.h"
+#include "export/folded_stack_writer.h"
 #include "export/jsonl_writer.h"
 #include "export/perfetto_trace_writer.h"
 
@@ -17,10 +18,11 @@ std::unique_ptr<TimelineSink> Make(OutputStream* out) {
 
 // "jsonlines": nsys's name (2026.1) of its JSON lines export, so that nsys command lines run; the
 // objects written are prof's jsonl (docs/export.md), not nsys's tables.
-constexpr std::array<ExportType, 4> kExportTypes = {{
+constexpr std::array<ExportType, 5> kExportTypes = {{
     {"chrome", "", ".json", &Make<ChromeTraceWriter>},
     {"perfetto", "", ".pftrace", &Make<PerfettoTraceWriter>},
     {"jsonl", "jsonlines", ".jsonl", &Make<JsonlWriter>},
+    {"folded", "", ".folded", &Make<FoldedStackWriter>},
     {"sqlite", "", ".sqlite", nullptr},
 }};
 

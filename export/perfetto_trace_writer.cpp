@@ -1,5 +1,7 @@
 #include "export/perfetto_trace_writer.h"
 
+#include <algorithm>
+
 namespace prof::exporter {
 namespace {
 
@@ -14,6 +16,7 @@ constexpr uint32_t kTrackEvent = 11;
 constexpr uint32_t kInternedData = 12;
 constexpr uint32_t kSequenceFlags = 13;
 constexpr uint32_t kTrackDescriptor = 60;
+constexpr uint32_t kPerfSample = 66;
 // SequenceFlags
 constexpr uint64_t kIncrementalStateCleared = 1;
 constexpr uint64_t kNeedsIncrementalState = 2;
@@ -58,7 +61,38 @@ namespace interned_data {
 constexpr uint32_t kEventCategories = 1;
 constexpr uint32_t kEventNames = 2;
 constexpr uint32_t kDebugAnnotationNames = 3;
+constexpr uint32_t kFunctionNames = 5;
+constexpr uint32_t kFrames = 6;
+constexpr uint32_t kCallstacks = 7;
+constexpr uint32_t kMappingPaths = 17;
+constexpr uint32_t kMappings = 19;
 }  // namespace interned_data
+// protos/perfetto/trace/profiling/profile_common.proto
+namespace mapping {
+constexpr uint32_t kIid = 1;
+constexpr uint32_t kPathStringIds = 7;
+}  // namespace mapping
+namespace frame {
+constexpr uint32_t kIid = 1;
+constexpr uint32_t kFunctionNameId = 2;
+constexpr uint32_t kMappingId = 3;
+constexpr uint32_t kRelPc = 4;
+constexpr uint32_t kKind = 7;
+// Kind
+constexpr uint64_t kNative = 1;
+constexpr uint64_t kInterpreted = 3;
+}  // namespace frame
+namespace callstack {
+constexpr uint32_t kIid = 1;
+constexpr uint32_t kFrameIds = 2;
+}  // namespace callstack
+// protos/perfetto/trace/profiling/profile_packet.proto
+namespace perf_sample {
+constexpr uint32_t kCpu = 1;
+constexpr uint32_t kPid = 2;
+constexpr uint32_t kTid = 3;
+constexpr uint32_t kCallstackIid = 4;
+}  // namespace perf_sample
 // EventName, EventCategory and DebugAnnotationName share this layout.
 namespace interned_string {
 constexpr uint32_t kIid = 1;
@@ -195,6 +229,79 @@ size_t PerfettoTraceWriter::LaneFor(int64_t pid, int64_t start_ns, int64_t end_n
   if (lane == ends.size()) ends.push_back(end_ns);
   ends[lane] = end_ns;
   return lane;
+}
+
+void PerfettoTraceWriter::AddCpuSample(const CpuSample& sample) {
+  if (sample.frames.empty()) return;  // a PerfSample without a callstack draws nothing
+  const uint64_t callstack = InternCallstack(sample);
+  ProtoMessage perf;
+  perf.AddVarint(perf_sample::kCpu, static_cast<uint64_t>(sample.cpu));
+  perf.AddVarint(perf_sample::kPid, static_cast<uint64_t>(sample.pid));
+  perf.AddVarint(perf_sample::kTid, static_cast<uint64_t>(sample.tid));
+  perf.AddVarint(perf_sample::kCallstackIid, callstack);
+  packet_.Clear();
+  packet_.AddInt64(packet::kTimestamp, sample.time_ns);
+  packet_.AddVarint(packet::kTrustedPacketSequenceId, kSequenceId);
+  packet_.AddVarint(packet::kSequenceFlags, packet::kNeedsIncrementalState);
+  if (!interned_.empty()) {
+    packet_.AddMessage(packet::kInternedData, interned_);
+    interned_.Clear();
+  }
+  packet_.AddMessage(packet::kPerfSample, perf);
+  WritePacket(packet_);
+}
+
+// A mapping named by its path's components ("/usr/lib/libc.so.6": "usr", "lib", "libc.so.6"), as
+// Perfetto joins them back with '/'.
+uint64_t PerfettoTraceWriter::InternMapping(std::string_view path) {
+  auto found = mappings_.find(path);
+  if (found != mappings_.end()) return found->second;
+  ProtoMessage entry;
+  const uint64_t iid = mappings_.size() + 1;
+  entry.AddVarint(mapping::kIid, iid);
+  size_t begin = 0;
+  while (begin <= path.size()) {
+    const size_t slash = std::min(path.find('/', begin), path.size());
+    if (slash > begin) {
+      entry.AddVarint(mapping::kPathStringIds, Intern(&path_parts_, interned_data::kMappingPaths,
+                                                      path.substr(begin, slash - begin)));
+    }
+    begin = slash + 1;
+  }
+  mappings_.emplace(std::string(path), iid);
+  interned_.AddMessage(interned_data::kMappings, entry);
+  return iid;
+}
+
+uint64_t PerfettoTraceWriter::InternFrame(const StackFrame& stack_frame) {
+  const uint64_t name =
+      Intern(&function_names_, interned_data::kFunctionNames, stack_frame.function);
+  const uint64_t mapping = InternMapping(stack_frame.module);
+  auto [found, added] = frames_.emplace(std::make_tuple(name, mapping, stack_frame.is_python), 0);
+  if (!added) return found->second;
+  found->second = frames_.size();
+  ProtoMessage entry;
+  entry.AddVarint(frame::kIid, found->second);
+  entry.AddVarint(frame::kFunctionNameId, name);
+  entry.AddVarint(frame::kMappingId, mapping);
+  entry.AddVarint(frame::kRelPc, 0);
+  entry.AddVarint(frame::kKind, stack_frame.is_python ? frame::kInterpreted : frame::kNative);
+  interned_.AddMessage(interned_data::kFrames, entry);
+  return found->second;
+}
+
+uint64_t PerfettoTraceWriter::InternCallstack(const CpuSample& sample) {
+  frame_ids_.clear();
+  for (const StackFrame& stack_frame : sample.frames)
+    frame_ids_.push_back(InternFrame(stack_frame));
+  auto [found, added] = callstacks_.emplace(frame_ids_, 0);
+  if (!added) return found->second;
+  found->second = callstacks_.size();
+  ProtoMessage entry;
+  entry.AddVarint(callstack::kIid, found->second);
+  for (uint64_t id : frame_ids_) entry.AddVarint(callstack::kFrameIds, id);
+  interned_.AddMessage(interned_data::kCallstacks, entry);
+  return found->second;
 }
 
 // The interned id of `text`, adding it to the packet being written when it is new.

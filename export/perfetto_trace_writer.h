@@ -9,7 +9,12 @@
 // apart. A counter is a counter track (a child of its process) with one COUNTER event per sample.
 // A launch and its GPU operations share one flow id. Event names, categories and argument
 // names are interned on the one packet sequence, which keeps the trace several times smaller than
-// the JSON.
+// the JSON. CPU samples are PerfSample packets (pid, tid, cpu, a callstack): their function
+// names, mappings (a frame's binary or Python file, split into path components), frames and
+// callstacks (outermost frame first) are interned on the same sequence, so the Perfetto UI draws
+// them per thread and as flame graphs. A frame is one per (function, mapping, native or Python):
+// rel_pc is 0 and a Python frame's line is not written, so that a function is one node of the
+// flame graph; Frame.kind tells native (1) from interpreted (3) frames.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +37,7 @@ class PerfettoTraceWriter : public TimelineSink {
   void AddTrack(const Track& track) override;
   void AddEvent(const TimelineEvent& event) override;
   void AddCounter(const CounterSample& sample) override;
+  void AddCpuSample(const CpuSample& sample) override;
   void Finish() override {}
 
  private:
@@ -45,6 +51,9 @@ class PerfettoTraceWriter : public TimelineSink {
   size_t LaneFor(int64_t pid, int64_t start_ns, int64_t end_ns);
   uint64_t Intern(std::map<std::string, uint64_t, std::less<>>* table, uint32_t interned_field,
                   std::string_view text);
+  uint64_t InternMapping(std::string_view path);
+  uint64_t InternFrame(const StackFrame& frame);
+  uint64_t InternCallstack(const CpuSample& sample);
   void WriteEvent(int64_t ts_ns, const ProtoMessage& track_event, bool track_event_uses_interning);
   void WritePacket(const ProtoMessage& packet);
 
@@ -55,6 +64,11 @@ class PerfettoTraceWriter : public TimelineSink {
   // End times of each process's NVTX start/end lanes (a lane is free once its last range ended).
   std::map<int64_t, std::vector<int64_t>> lane_ends_;
   std::map<std::string, uint64_t, std::less<>> event_names_, categories_, annotation_names_;
+  // The interned pieces of CPU samples' stacks.
+  std::map<std::string, uint64_t, std::less<>> function_names_, path_parts_, mappings_;
+  std::map<std::tuple<uint64_t, uint64_t, bool>, uint64_t> frames_;  // (name, mapping, python)
+  std::map<std::vector<uint64_t>, uint64_t> callstacks_;             // frame iids, outermost first
+  std::vector<uint64_t> frame_ids_;                                  // reused
   ProtoMessage interned_;                           // names first used by the event being written
   ProtoMessage event_, packet_, scratch_, framed_;  // reused buffers
 };

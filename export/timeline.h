@@ -8,7 +8,8 @@
 //
 // Adding an event source: add an EventKind with its category, and read its table in
 // timeline_reader.cpp; the writers need no change. Counters (values over time, not events) go
-// through AddCounter.
+// through AddCounter, CPU samples with their call stacks through AddCpuSample (after every event;
+// formats that cannot show stacks ignore them).
 #pragma once
 
 #include <cstdint>
@@ -133,13 +134,37 @@ struct CounterSample {
   int64_t value = 0;
 };
 
+// A frame of a sampled call stack (SAMPLING_CALLCHAINS).
+struct StackFrame {
+  std::string_view function;  // symbol: a function name, or the hex address when unresolved
+  std::string_view module;    // the binary's path, or a Python frame's source file
+  bool is_python = false;     // prof's Python frame (unwindMethod 1001)
+  bool unresolved = false;
+  int64_t address_or_line = 0;  // originalIP: the instruction pointer, a Python frame's line
+};
+
+// One CPU sample of a thread (COMPOSITE_EVENTS) with its stack.
+struct CpuSample {
+  int64_t pid = 0;
+  int64_t tid = 0;
+  int64_t time_ns = 0;
+  int64_t cpu = 0;
+  std::vector<StackFrame> frames;  // outermost first; empty for a sample without a stack
+};
+
 class TimelineSink {
  public:
   virtual ~TimelineSink() = default;
+  // False for a sink that uses only the tracks and CPU samples (the folded stacks): the reader
+  // then skips the event and counter tables.
+  virtual bool TakesEvents() const { return true; }
   virtual void AddTrack(const Track& track) = 0;
   virtual void AddEvent(const TimelineEvent& event) = 0;
   // Samples of one counter come in time order, after every track was announced.
   virtual void AddCounter(const CounterSample& sample) = 0;
+  // Samples come in time order, after every event and counter; the frames' text is valid only
+  // during the call. Formats without call stacks ignore them.
+  virtual void AddCpuSample(const CpuSample& /*sample*/) {}
   // After the last event: completes the output. Errors of the output itself surface when the
   // caller closes its OutputStream.
   virtual void Finish() = 0;

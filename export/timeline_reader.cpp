@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "export/embedded_sql.h"
 #include "storage/global_id.h"
@@ -17,7 +19,12 @@ namespace {
 constexpr std::string_view kNvtxTable = "NVTX_EVENTS";
 constexpr std::string_view kOsrtTable = "OSRT_API";
 constexpr std::string_view kCudaApiTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
-constexpr std::array<std::string_view, 3> kThreadTables = {kNvtxTable, kOsrtTable, kCudaApiTable};
+constexpr std::string_view kSampleTable = "COMPOSITE_EVENTS";
+constexpr std::string_view kFrameTable = "SAMPLING_CALLCHAINS";
+constexpr std::array<std::string_view, 4> kThreadTables = {kNvtxTable, kOsrtTable, kCudaApiTable,
+                                                           kSampleTable};
+// SAMPLING_CALLCHAINS.unwindMethod of prof's Python frames (storage/tables/host_tables.h).
+constexpr int64_t kPythonFrameUnwindMethod = 1001;
 constexpr std::string_view kGpuMemoryTable = "CUDA_GPU_MEMORY_USAGE_EVENTS";
 
 struct GpuTable {
@@ -68,26 +75,33 @@ class TimelineReader {
     if (status.ok()) status = ReadThreads();
     if (status.ok()) status = ReadGpuStreams();
     if (status.ok()) AddTracks();
-    if (status.ok() && Has(kNvtxTable)) status = ReadNvtx();
+    if (status.ok() && sink_->TakesEvents()) status = ReadEvents();
+    if (status.ok() && Has(kSampleTable) && Has(kFrameTable)) status = ReadCpuSamples();
+    if (status.ok()) sink_->Finish();
+    return status;
+  }
+
+ private:
+  Status ReadEvents() {
+    Status status = Status::Ok();
+    if (Has(kNvtxTable)) status = ReadNvtx();
     if (status.ok() && Has(kOsrtTable)) status = ReadOsRuntime();
     if (status.ok() && Has(kCudaApiTable)) status = ReadCudaApi();
     for (const GpuTable& gpu : kGpuTables) {
       if (status.ok() && Has(gpu.table)) status = ReadGpuOperations(gpu);
     }
     if (status.ok() && Has(kGpuMemoryTable)) status = ReadGpuMemory();
-    if (status.ok()) sink_->Finish();
     return status;
   }
 
- private:
   bool Has(std::string_view table) const { return tables_.count(std::string(table)) > 0; }
 
   Status FindTables() {
     std::vector<std::string_view> wanted(kThreadTables.begin(), kThreadTables.end());
     for (const GpuTable& gpu : kGpuTables) wanted.push_back(gpu.table);
     for (std::string_view table :
-         {kGpuMemoryTable, std::string_view("ThreadNames"), std::string_view("PROCESSES"),
-          std::string_view("TARGET_INFO_GPU")}) {
+         {kGpuMemoryTable, kFrameTable, std::string_view("ThreadNames"),
+          std::string_view("PROCESSES"), std::string_view("TARGET_INFO_GPU")}) {
       wanted.push_back(table);
     }
     for (std::string_view table : wanted) {
@@ -301,8 +315,49 @@ class TimelineReader {
     });
   }
 
+  // One sample is the run of rows with its id; its frames' text lives in frame_text_ until the
+  // sample is handed over.
+  Status ReadCpuSamples() {
+    int64_t current_id = 0;
+    bool open = false;
+    Status status = ForEachRow("cpu_samples.sql", [&](storage::Statement& row) {
+      const int64_t id = row.ColumnInt64(0);
+      if (open && id != current_id) EmitSample();
+      if (!open || id != current_id) {
+        open = true;
+        current_id = id;
+        const int64_t global_tid = row.ColumnInt64(3);
+        sample_ = CpuSample{storage::PidOf(global_tid),
+                            storage::TidOf(global_tid),
+                            row.ColumnInt64(1),
+                            row.ColumnInt64(2),
+                            {}};
+        frame_text_.clear();
+      }
+      if (row.ColumnIsNull(4)) return;  // a sample without a stack
+      frame_text_.emplace_back(row.ColumnText(4), row.ColumnIsNull(5) ? "" : row.ColumnText(5));
+      StackFrame frame;
+      frame.is_python = row.ColumnInt64(6) == kPythonFrameUnwindMethod;
+      frame.address_or_line = row.ColumnInt64(7);
+      frame.unresolved = row.ColumnInt64(8) != 0;
+      sample_.frames.push_back(frame);
+    });
+    if (status.ok() && open) EmitSample();
+    return status;
+  }
+
+  void EmitSample() {
+    for (size_t i = 0; i < sample_.frames.size(); ++i) {
+      sample_.frames[i].function = frame_text_[i].first;
+      sample_.frames[i].module = frame_text_[i].second;
+    }
+    sink_->AddCpuSample(sample_);
+  }
+
   storage::Database* db_;
   TimelineSink* sink_;
+  CpuSample sample_;                                             // the sample being read
+  std::vector<std::pair<std::string, std::string>> frame_text_;  // its frames' function, module
   std::set<std::string> tables_;
   std::map<int64_t, std::string> threads_;        // globalTid -> name
   std::map<int64_t, std::string> process_names_;  // pid -> name

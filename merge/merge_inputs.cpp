@@ -63,6 +63,8 @@ Status ReadSessionStart(storage::Database* db, MergeInput* input) {
 constexpr std::pair<std::string_view, std::string_view> kProcessColumns[] = {
     {"NVTX_EVENTS", "globalTid"},
     {"OSRT_API", "globalTid"},
+    {"COMPOSITE_EVENTS", "globalTid"},
+    {"SCHED_EVENTS", "globalTid"},
     {"CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid"},
     {"CUPTI_ACTIVITY_KIND_KERNEL", "globalPid"},
     {"CUPTI_ACTIVITY_KIND_MEMCPY", "globalPid"},

@@ -95,6 +95,8 @@ class InputCopier {
     PROF_RETURN_IF_ERROR(storage::Transaction::Begin(out_, &transaction));
     PROF_RETURN_IF_ERROR(MapInputStrings(out_, kInputSchema));
     PROF_RETURN_IF_ERROR(session_->AddInput(kInputSchema, offset_ns));
+    // Before any table of the input is copied: both sample tables shift by the same offset.
+    PROF_RETURN_IF_ERROR(SampleIdOffset(out_, kInputSchema, &sample_id_offset_));
     std::vector<std::string> tables;
     PROF_RETURN_IF_ERROR(InputTables(out_, &tables));
     for (const std::string& table : tables) {
@@ -113,13 +115,16 @@ class InputCopier {
       return Status::Ok();
     }
     if (plan->merge == TableMerge::kRebuilt) return Status::Ok();
-    return CopyTable(out_, {kInputSchema, table, input.path, offset_ns, input.process_id_bits},
-                     *plan);
+    return CopyTable(
+        out_,
+        {kInputSchema, table, input.path, offset_ns, input.process_id_bits, sample_id_offset_},
+        *plan);
   }
 
   storage::Database* out_;
   SessionRowsMerger* session_;
   MergeOutcome* outcome_;
+  int64_t sample_id_offset_ = 0;  // of the input being copied
 };
 
 Status WriteMerged(const std::vector<MergeInput>& inputs, const std::string& final_path,

@@ -12,6 +12,9 @@
 // Tables of no kind (nsys-only tables such as OSRT_CALLCHAINS or DIAGNOSTIC_EVENT, whose ids
 // prof does not know how to renumber) are left out, and the merge names them.
 //
+// CPU sample ids (COMPOSITE_EVENTS.id and SAMPLING_CALLCHAINS.id, which name the same sample)
+// are shifted together, by one offset per input, past the ids of the inputs before it.
+//
 // globalTid/globalPid are renumbered for an input whose pids an earlier input has (merge_inputs.h,
 // table_copier.h); correlationId, deviceId, contextId and streamId are per process and are kept.
 // Adding a table: one line in merge_table_plan.cpp.
@@ -27,9 +30,13 @@ enum class TableMerge { kEvents, kDescriptionRows, kRebuilt };
 struct TablePlan {
   std::string_view table;
   TableMerge merge;
-  std::vector<std::string_view> string_id_columns;  // columns holding a StringIds id
-  std::vector<std::string_view> time_columns;       // ns since the session start
+  std::vector<std::string_view> string_id_columns;       // columns holding a StringIds id
+  std::vector<std::string_view> time_columns;            // ns since the session start
+  std::vector<std::string_view> sample_id_columns = {};  // COMPOSITE_EVENTS ids
 };
+
+// The tables whose `id` column is a CPU sample id (ids unique across both, per report).
+inline constexpr std::string_view kSampleIdTables[] = {"COMPOSITE_EVENTS", "SAMPLING_CALLCHAINS"};
 
 // The plan of `table`; ENUM_* tables not listed are description rows. nullptr: left out.
 const TablePlan* FindTablePlan(std::string_view table);

@@ -1,6 +1,7 @@
 #include "merge/table_copier.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ bool IsGlobalId(const std::string& column) {
   return column == "globalPid" || column == "globalTid" || column == "endGlobalTid";
 }
 
-// ?1: the time offset; ?2: the input's bits 63..48, in place.
+// ?1: the time offset; ?2: the input's bits 63..48, in place; ?3: the sample id offset.
 std::string SelectExpression(const TablePlan& plan, const TableSource& source,
                              const std::string& column) {
   const std::string quoted = QuoteIdentifier(column);
@@ -59,6 +60,7 @@ std::string SelectExpression(const TablePlan& plan, const TableSource& source,
     return "(SELECT new_id FROM temp.string_map WHERE old_id = " + quoted + ")";
   }
   if (Contains(plan.time_columns, column)) return quoted + " + ?1";
+  if (Contains(plan.sample_id_columns, column)) return quoted + " + ?3";
   // NULL stays NULL: NULL & x is NULL.
   if (source.process_id_bits != 0 && IsGlobalId(column)) {
     return "((" + quoted + " & 281474976710655) | ?2)";  // keeps bits 47..0
@@ -96,12 +98,39 @@ Status CopyTable(storage::Database* out, const TableSource& source, const TableP
   }
   storage::Statement statement;
   PROF_RETURN_IF_ERROR(out->Prepare(sql, &statement));
-  // ?2 in the SQL numbers ?1 too, used or not.
+  // ?3 in the SQL numbers ?1 and ?2 too, used or not.
   if (statement.ParameterCount() >= 1) statement.BindInt64(1, source.time_offset_ns);
   if (statement.ParameterCount() >= 2) {
     statement.BindInt64(2, static_cast<int64_t>(uint64_t{source.process_id_bits} << 48));
   }
+  if (statement.ParameterCount() >= 3) statement.BindInt64(3, source.sample_id_offset);
   return statement.Run();
+}
+
+Status SampleIdOffset(storage::Database* out, std::string_view schema, int64_t* offset) {
+  // max() over the output's sample tables and min() over the input's; a table one side lacks
+  // reads as no ids. Fixed table names from kSampleIdTables, not input text.
+  std::optional<int64_t> output_max, input_min;
+  for (std::string_view table : kSampleIdTables) {
+    for (const bool input : {false, true}) {
+      const std::string_view side = input ? schema : std::string_view("main");
+      std::vector<std::string> columns;
+      PROF_RETURN_IF_ERROR(ColumnNames(out, side, table, &columns));
+      if (columns.empty()) continue;
+      storage::Statement statement;
+      const std::string sql = std::string(input ? "SELECT min(id)" : "SELECT max(id)") + " FROM " +
+                              QuoteIdentifier(side) + "." + QuoteIdentifier(table);
+      PROF_RETURN_IF_ERROR(out->Prepare(sql, &statement));
+      bool has_row = false;
+      PROF_RETURN_IF_ERROR(statement.Step(&has_row));
+      const std::optional<int64_t> value = statement.ColumnOptionalInt64(0);
+      if (!value) continue;
+      std::optional<int64_t>& bound = input ? input_min : output_max;
+      bound = !bound ? *value : input ? std::min(*bound, *value) : std::max(*bound, *value);
+    }
+  }
+  *offset = output_max && input_min ? *output_max + 1 - *input_min : 0;
+  return Status::Ok();
 }
 
 }  // namespace prof::merge

@@ -2,7 +2,7 @@
 // (merge_table_plan.h), in one INSERT ... SELECT: StringIds columns read through
 // temp.string_map (merged_strings.h), time columns shifted by the input's offset, and in every
 // table the serialized GlobalIds (columns globalPid, globalTid, endGlobalTid) given the input's
-// bits 63..48 when it has its own (merge_inputs.h).
+// bits 63..48 when it has its own (merge_inputs.h), CPU sample ids shifted by the input's offset.
 //
 // The first input that has the table creates it in the output with that input's own CREATE
 // TABLE (so nsys-only columns survive). A later input may lack columns (left NULL); a column the
@@ -24,8 +24,14 @@ struct TableSource {
   std::string_view input_path;   // for error messages
   int64_t time_offset_ns = 0;    // added to every time column
   uint16_t process_id_bits = 0;  // MergeInput::process_id_bits
+  int64_t sample_id_offset = 0;  // added to every sample id column (SampleIdOffset)
 };
 
 Status CopyTable(storage::Database* out, const TableSource& source, const TablePlan& plan);
+
+// The offset that moves the sample ids of attached input `schema` past every sample id the
+// output already has (kSampleIdTables): the output's largest + 1 - the input's smallest; 0 when
+// either has none.
+Status SampleIdOffset(storage::Database* out, std::string_view schema, int64_t* offset);
 
 }  // namespace prof::merge

@@ -15,24 +15,34 @@ Status QueryError(storage::Database* db, const ReportSpec& report) {
 // so one view serves runs of different options on the same connection.
 Status SetOptions(storage::Database* db, const ReportSpec& report,
                   const std::vector<std::string>& options) {
-  if (!db->Exec("CREATE TEMP TABLE IF NOT EXISTS report_options (name TEXT PRIMARY KEY);"
+  if (!db->Exec("CREATE TEMP TABLE IF NOT EXISTS report_options (name TEXT PRIMARY KEY, value);"
                 "DELETE FROM report_options;")
            .ok()) {
     return QueryError(db, report);
   }
   storage::Statement insert;
-  if (!db->Prepare("INSERT OR IGNORE INTO report_options VALUES (?)", &insert).ok()) {
+  if (!db->Prepare("INSERT OR IGNORE INTO report_options VALUES (?1, ?2)", &insert).ok()) {
     return QueryError(db, report);
   }
   for (const std::string& option : options) {
-    insert.BindText(1, std::string_view(option));
+    // "<flag>" or "<name>=<value>" (report_selection checked it).
+    const size_t equals = option.find('=');
+    const std::string_view text(option);
+    insert.BindText(1, text.substr(0, equals));
+    if (equals == std::string::npos) {
+      insert.BindNull(2);
+    } else {
+      insert.BindText(2, text.substr(equals + 1));
+    }
     if (!insert.Run().ok()) return QueryError(db, report);
   }
   return Status::Ok();
 }
 
 Status CreateStandIns(storage::Database* db, const ReportSpec& report) {
-  for (std::string_view table : report.any_of_tables) {
+  std::vector<std::string_view> tables = report.any_of_tables;
+  tables.insert(tables.end(), report.optional_tables.begin(), report.optional_tables.end());
+  for (std::string_view table : tables) {
     bool exists = false;
     PROF_RETURN_IF_ERROR(db->TableExists(table, &exists));
     if (exists) continue;

@@ -101,6 +101,21 @@ ReportSpec NvtxGpuReport(std::string_view name, std::string_view title,
           kGpuOperationTables};
 }
 
+// The CPU sample reports (prof's own): sampled stacks, restricted by their options to a thread or
+// to the samples inside an NVTX range (view cpu_samples; NVTX_EVENTS stood in for when absent).
+ReportSpec CpuSampleReport(std::string_view name, std::string_view title,
+                           std::vector<std::string_view> options) {
+  return {name,
+          title,
+          false,
+          {"COMPOSITE_EVENTS", "SAMPLING_CALLCHAINS", "StringIds"},
+          {"nvtx_ranges", "cpu_samples"},
+          "CPU sample data",
+          std::move(options),
+          {},
+          {"NVTX_EVENTS", "PROCESSES"}};
+}
+
 }  // namespace
 
 const std::vector<ReportSpec>& AllReports() {
@@ -160,6 +175,9 @@ const std::vector<ReportSpec>& AllReports() {
        {kRuntime, "StringIds", "CUDA_CALLCHAINS"},
        {"cuda_api_calls", "python_call_sites"},
        "Python stacks of CUDA calls (prof profile --python-backtrace=cuda)"},
+      CpuSampleReport("cpu_sample_sum", "CPU Sample Summary", {"tid=<integer>", "nvtx=<text>"}),
+      CpuSampleReport("cpu_sample_tree", "CPU Sample Call Tree",
+                      {"tid=<integer>", "nvtx=<text>", "cutoff=<number>"}),
   };
   return reports;
 }

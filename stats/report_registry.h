@@ -12,8 +12,12 @@
 // Report options, as nsys spells them: `-r <name>[:<option>...]` (`cuda_gpu_kern_sum:base`). A
 // report lists the options it accepts in ReportSpec::options; report_selection rejects others.
 // Before a report's views and SQL run, report_query fills the TEMP table
-// `report_options(name TEXT PRIMARY KEY)` with the options given for that run (empty without), so
-// SQL reads them as `EXISTS (SELECT 1 FROM report_options WHERE name = 'base')`.
+// `report_options(name TEXT PRIMARY KEY, value)` with the options given for that run (empty
+// without), so SQL reads them as `EXISTS (SELECT 1 FROM report_options WHERE name = 'base')`.
+// An option with a value is listed as "<name>=<kind>", kind <integer>, <number> or <text>
+// (`cpu_sample_sum:tid=<integer>`); given as `-r cpu_sample_sum:tid=4242`, report_selection checks
+// the value and SQL reads it as `(SELECT value FROM report_options WHERE name = 'tid')` (NULL when
+// not given). A value cannot hold ':' (it separates options).
 // Kernel names: a report that prints kernel names reads the view cuda_kernels (every
 // CUPTI_ACTIVITY_KIND_KERNEL column plus `name`), lists it in `views` and accepts kKernelNameOptions:
 // `name` is demangledName by default, shortName with `base`, mangledName with `mangled` (the
@@ -44,6 +48,9 @@ struct ReportSpec {
   // by an empty TEMP table made from prof's own DDL of it (storage/tables/), so the SQL can
   // read them all.
   std::vector<std::string_view> any_of_tables = {};
+  // Tables the SQL reads when the file has them (NVTX_EVENTS for an option): each missing one is
+  // stood in for in the same way, and never makes the report skipped.
+  std::vector<std::string_view> optional_tables = {};
 };
 
 // The options of every report that prints kernel names (see cuda_kernels above).

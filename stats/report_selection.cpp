@@ -1,6 +1,9 @@
 #include "stats/report_selection.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
 
 #include "common/named_entries.h"
 #include "common/split.h"
@@ -9,14 +12,43 @@
 namespace prof::stats {
 namespace {
 
-Status CheckOption(const ReportSpec& report, const std::string& option) {
-  const auto& valid = report.options;
-  if (std::find(valid.begin(), valid.end(), option) != valid.end()) return Status::Ok();
-  const std::string name(report.name);
-  if (valid.empty()) {
-    return Status::Error("report " + name + " takes no options (got '" + option + "')");
+// A valued option is listed as "<name>=<kind>" (report_registry.h); whether `value` is one.
+bool IsValueOfKind(std::string_view kind, const std::string& value) {
+  if (value.empty()) return false;
+  char* end = nullptr;
+  if (kind == "<integer>") {
+    errno = 0;
+    std::strtoll(value.c_str(), &end, 10);
+    return errno == 0 && *end == '\0';
   }
-  return Status::Error("unknown option '" + option + "' of report " + name +
+  if (kind == "<number>") {
+    errno = 0;
+    std::strtod(value.c_str(), &end);
+    return errno == 0 && *end == '\0';
+  }
+  return true;  // <text>
+}
+
+// `option` is "<flag>" or "<name>=<value>"; `*name` its name either way.
+Status CheckOption(const ReportSpec& report, const std::string& option, std::string* name) {
+  const auto& valid = report.options;
+  const size_t equals = option.find('=');
+  *name = option.substr(0, equals);
+  const std::string report_name(report.name);
+  for (std::string_view spelling : valid) {
+    const size_t valid_equals = spelling.find('=');
+    if (spelling.substr(0, valid_equals) != *name) continue;
+    if ((valid_equals == std::string_view::npos) != (equals == std::string::npos)) break;
+    if (equals == std::string::npos) return Status::Ok();
+    const std::string value = option.substr(equals + 1);
+    if (IsValueOfKind(spelling.substr(valid_equals + 1), value)) return Status::Ok();
+    return Status::Error("option " + *name + " of report " + report_name + " takes " +
+                         std::string(spelling.substr(valid_equals + 1)) + " (got '" + value + "')");
+  }
+  if (valid.empty()) {
+    return Status::Error("report " + report_name + " takes no options (got '" + option + "')");
+  }
+  return Status::Error("unknown option '" + option + "' of report " + report_name +
                        "; valid options: " + JoinNames(report.options));
 }
 
@@ -27,12 +59,17 @@ Status ParseRequest(const std::string& text, ReportRequest* out) {
   if (out->report == nullptr) {
     return Status::Error("unknown report '" + parts[0] + "'; valid reports: " + ReportNames());
   }
+  std::vector<std::string> names;
   for (size_t i = 1; i < parts.size(); ++i) {
-    PROF_RETURN_IF_ERROR(CheckOption(*out->report, parts[i]));
+    std::string name;
+    PROF_RETURN_IF_ERROR(CheckOption(*out->report, parts[i], &name));
     auto& options = out->options;
-    if (std::find(options.begin(), options.end(), parts[i]) == options.end()) {
-      options.push_back(parts[i]);
+    if (std::find(options.begin(), options.end(), parts[i]) != options.end()) continue;
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      return Status::Error("option " + name + " of report " + parts[0] + " is given twice");
     }
+    names.push_back(name);
+    options.push_back(parts[i]);
   }
   return Status::Ok();
 }
@@ -76,6 +113,13 @@ std::string ReportRequest::Spelling() const {
 std::string ReportRequest::FileStem() const {
   std::string text(report->name);
   for (const std::string& option : options) text += "_" + option;
+  // An option's value (an NVTX range name) may hold any character; a file name keeps these.
+  for (char& c : text) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.' &&
+        c != '=') {
+      c = '_';
+    }
+  }
   return text;
 }
 

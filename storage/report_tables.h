@@ -13,6 +13,7 @@ namespace prof::storage {
 using ReportTables = TableList<
     kStringIdsTable, kMetaDataExportTable, kMetaDataCaptureTable, kTargetInfoSessionStartTimeTable,
     kProcessesTable, kThreadNamesTable, kProfSessionTable, kNvtxEventsTable, kOsrtApiTable,
+    kCompositeEventsTable, kSamplingCallchainsTable, kSchedEventsTable,
     kCuptiActivityKindRuntimeTable, kCuptiActivityKindKernelTable, kCuptiActivityKindMemcpyTable,
     kCuptiActivityKindMemsetTable, kCuptiActivityKindSynchronizationTable,
     kCuptiActivityKindGraphTraceTable, kCuptiActivityKindCudaEventTable, kCudaGraphEventsTable,
@@ -22,6 +23,7 @@ using ReportTables = TableList<
     kEnumNsysEventType, kEnumNsysEventClass, kEnumCudaMemcpyOper, kEnumCudaMemKind,
     kEnumCuptiSyncType, kEnumCudaKernelLaunchType, kEnumCudaFuncCacheConfig,
     kEnumCudaSharedMemLimitConfig, kEnumCuptiStreamType, kEnumCudaDevMemEventOper,
-    kEnumDiagnosticTimestampSource, kEnumDiagnosticSourceType, kEnumDiagnosticSeverityLevel>;
+    kEnumDiagnosticTimestampSource, kEnumDiagnosticSourceType, kEnumDiagnosticSeverityLevel,
+    kEnumSamplingThreadState, kEnumStackUnwindMethod, kEnumSchedulingThreadBlock>;
 
 }  // namespace prof::storage

@@ -19,5 +19,8 @@ inline constexpr EnumTable kEnumDiagnosticSourceType{"ENUM_DIAGNOSTIC_SOURCE_TYP
 inline constexpr EnumTable kEnumDiagnosticTimestampSource{"ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE"};
 inline constexpr EnumTable kEnumNsysEventClass{"ENUM_NSYS_EVENT_CLASS"};
 inline constexpr EnumTable kEnumNsysEventType{"ENUM_NSYS_EVENT_TYPE"};
+inline constexpr EnumTable kEnumSamplingThreadState{"ENUM_SAMPLING_THREAD_STATE"};
+inline constexpr EnumTable kEnumSchedulingThreadBlock{"ENUM_SCHEDULING_THREAD_BLOCK"};
+inline constexpr EnumTable kEnumStackUnwindMethod{"ENUM_STACK_UNWIND_METHOD"};
 
 }  // namespace prof::storage

@@ -1,5 +1,5 @@
 // The tables of what the program's threads did on the CPU: NVTX ranges and marks, OS runtime
-// calls.
+// calls, CPU samples with their call stacks, and scheduling (thread switches).
 #pragma once
 
 #include <cstdint>
@@ -45,6 +45,54 @@ struct OsrtCallRow {
 // OSRT_API.eventClass of every OS-runtime call: TRACE_PROCESS_EVENT_OS_RUNTIME.
 inline constexpr int64_t kOsRuntimeEventClass = 27;
 
+// One CPU sample of a thread (COMPOSITE_EVENTS); its stack is the SAMPLING_CALLCHAINS rows with
+// the same id. Plain integers: a sample is written from the collector thread at the sampling rate.
+struct CpuSampleRow {
+  int64_t id = 0;  // unique in the report; SAMPLING_CALLCHAINS.id of its frames
+  int64_t start = 0;
+  int32_t cpu = 0;
+  int32_t thread_state = 1;  // ENUM_SAMPLING_THREAD_STATE id: 1 Running
+  int64_t global_tid = 0;
+  int64_t cpu_cycles = 1;  // 1 for a periodic (timer) sample
+};
+
+// One frame of a CPU sample's stack (SAMPLING_CALLCHAINS). A native frame: symbol = function
+// name (the hex address, "0x7f12...", with unresolved = 1 when no symbol covers it), module = the
+// binary's path, originalIP = the instruction pointer, unwindMethod = kUnwindFramePointer or
+// kUnwindDwarfEh. A Python frame (prof's addition): symbol = qualified function name, module = the
+// source file's path, originalIP = the line number, unwindMethod = kUnwindPythonFrame.
+struct SamplingFrameRow {
+  int64_t id = 0;       // COMPOSITE_EVENTS.id of the sample
+  StringId symbol = 0;  // StringIds id
+  StringId module = 0;  // StringIds id
+  int32_t kernel_mode = 0;
+  int32_t unresolved = 0;
+  int32_t special_entry = 0;  // 1: an entry prof added (none yet)
+  int64_t original_ip = 0;
+  int32_t unwind_method = 0;  // ENUM_STACK_UNWIND_METHOD id, or kUnwindPythonFrame
+  int32_t stack_depth = 0;    // 0: the leaf (innermost frame)
+};
+
+// One switch of a thread onto (isSchedIn 1) or off (0) a CPU (SCHED_EVENTS).
+struct SchedEventRow {
+  int64_t start = 0;
+  int32_t cpu = 0;
+  int32_t is_sched_in = 0;
+  int64_t global_tid = 0;
+  std::optional<int32_t> thread_state;  // ENUM_SAMPLING_THREAD_STATE id
+  std::optional<int32_t> thread_block;  // ENUM_SCHEDULING_THREAD_BLOCK id
+};
+
+// ENUM_SAMPLING_THREAD_STATE id of a thread caught running.
+inline constexpr int32_t kThreadStateRunning = 1;
+// ENUM_STACK_UNWIND_METHOD ids of native frames.
+inline constexpr int32_t kUnwindFramePointer = 1;
+inline constexpr int32_t kUnwindDwarfEh = 6;
+// SAMPLING_CALLCHAINS.unwindMethod of a Python frame: prof's own value, above every nsys id
+// (nsys's largest is 1000, Undefined). ENUM_STACK_UNWIND_METHOD has no row for it, so the enum
+// table stays exactly nsys's (docs/report-schema.md, "CPU samples").
+inline constexpr int32_t kUnwindPythonFrame = 1001;
+
 // A table reads as its columns, one per line, aligned.
 // clang-format off
 // NVTX ranges and marks; eventType refers to ENUM_NSYS_EVENT_TYPE(id), textId and jsonTextId to
@@ -82,6 +130,42 @@ inline constexpr auto kOsrtApiTable = DefineTable<OsrtCallRow>("OSRT_API", Table
     Column("returnValue",  kIntegerNotNull, &OsrtCallRow::return_value),
     Column("nestingLevel", kInteger,        &OsrtCallRow::nesting_level),
     Fixed("callchainId",   kIntegerNotNull, int64_t{0}))).CountedAs("OS runtime calls");
+
+// CPU samples, one row per sample; threadState refers to ENUM_SAMPLING_THREAD_STATE(id); the
+// stack is SAMPLING_CALLCHAINS(id).
+inline constexpr auto kCompositeEventsTable = DefineTable<CpuSampleRow>("COMPOSITE_EVENTS", TableCreation::kOnFirstRow, ColumnList(
+    Column("id",          kIntegerPrimaryKey, &CpuSampleRow::id),
+    Column("start",       kIntegerNotNull,    &CpuSampleRow::start),
+    Column("cpu",         kInteger,           &CpuSampleRow::cpu),
+    Column("threadState", kInteger,           &CpuSampleRow::thread_state, kEnumSamplingThreadState),
+    Column("globalTid",   kInteger,           &CpuSampleRow::global_tid),
+    Column("cpuCycles",   kIntegerNotNull,    &CpuSampleRow::cpu_cycles))).CountedAs("CPU samples");
+
+// The stacks of CPU samples, one row per frame, stackDepth 0 the leaf; id refers to
+// COMPOSITE_EVENTS(id), symbol and module to StringIds(id), unwindMethod to
+// ENUM_STACK_UNWIND_METHOD(id) (or prof's kUnwindPythonFrame). thumbCode is 0 (no ARM Thumb code).
+inline constexpr auto kSamplingCallchainsTable = DefineTable<SamplingFrameRow>("SAMPLING_CALLCHAINS", TableCreation::kOnFirstRow, ColumnList(
+    Column("id",           kIntegerNotNull, &SamplingFrameRow::id),
+    Column("symbol",       kIntegerNotNull, &SamplingFrameRow::symbol),
+    Column("module",       kIntegerNotNull, &SamplingFrameRow::module),
+    Column("kernelMode",   kInteger,        &SamplingFrameRow::kernel_mode),
+    Fixed("thumbCode",     kInteger,        int64_t{0}),
+    Column("unresolved",   kInteger,        &SamplingFrameRow::unresolved),
+    Column("specialEntry", kInteger,        &SamplingFrameRow::special_entry),
+    Column("originalIP",   kInteger,        &SamplingFrameRow::original_ip),
+    Column("unwindMethod", kInteger,        &SamplingFrameRow::unwind_method, kEnumStackUnwindMethod),
+    Column("stackDepth",   kIntegerNotNull, &SamplingFrameRow::stack_depth)),
+    "PRIMARY KEY (id, stackDepth)");
+
+// Thread switches on each CPU; threadState refers to ENUM_SAMPLING_THREAD_STATE(id), threadBlock
+// to ENUM_SCHEDULING_THREAD_BLOCK(id) (why a thread left the CPU).
+inline constexpr auto kSchedEventsTable = DefineTable<SchedEventRow>("SCHED_EVENTS", TableCreation::kOnFirstRow, ColumnList(
+    Column("start",       kIntegerNotNull, &SchedEventRow::start),
+    Column("cpu",         kIntegerNotNull, &SchedEventRow::cpu),
+    Column("isSchedIn",   kIntegerNotNull, &SchedEventRow::is_sched_in),
+    Column("globalTid",   kInteger,        &SchedEventRow::global_tid),
+    Column("threadState", kInteger,        &SchedEventRow::thread_state, kEnumSamplingThreadState),
+    Column("threadBlock", kInteger,        &SchedEventRow::thread_block, kEnumSchedulingThreadBlock))).CountedAs("thread switches");
 // clang-format on
 
 }  // namespace prof::storage

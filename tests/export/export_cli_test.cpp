@@ -109,13 +109,13 @@ TEST_CASE("export rejects bad input with one error line and writes nothing", "[e
   const std::vector<Case> cases = {
       {{"--type", "hdf", "-o", dir + "/out", report},
        "nsys export type 'hdf' is not implemented by prof; valid types: chrome, perfetto, jsonl "
-       "(alias jsonlines), sqlite"},
+       "(alias jsonlines), folded, sqlite"},
       {{"--type", "json", "-o", dir + "/out", report},
        "nsys export type 'json' is not implemented by prof; valid types: chrome, perfetto, jsonl "
-       "(alias jsonlines), sqlite"},
+       "(alias jsonlines), folded, sqlite"},
       {{"--type", "xml", "-o", dir + "/out", report},
        "unknown export type 'xml'; valid types: chrome, perfetto, jsonl (alias jsonlines), "
-       "sqlite"},
+       "folded, sqlite"},
       {{"--type", "chrome", "-o", dir + "/out.json", dir + "/missing.sqlite"},
        "report file not found: " + dir + "/missing.sqlite"},
       {{"--type", "chrome", "-o", dir + "/out.json", dir + "/text.sqlite"},

@@ -11,13 +11,6 @@
 namespace prof::exporter::test {
 namespace {
 
-struct Field {
-  uint32_t number = 0;
-  uint32_t wire_type = 0;
-  uint64_t value = 0;      // varint and fixed64
-  std::string_view bytes;  // length-delimited
-};
-
 bool ReadVarint(std::string_view* data, uint64_t* value) {
   *value = 0;
   for (int shift = 0; shift < 64 && !data->empty(); shift += 7) {
@@ -29,7 +22,8 @@ bool ReadVarint(std::string_view* data, uint64_t* value) {
   return false;
 }
 
-// Reads the next field of a message; false at the end or on malformed input (`*ok` says which).
+}  // namespace
+
 bool NextField(std::string_view* data, Field* field, bool* ok) {
   *ok = true;
   if (data->empty()) return false;
@@ -56,6 +50,8 @@ bool NextField(std::string_view* data, Field* field, bool* ok) {
   }
   return true;
 }
+
+namespace {
 
 struct TrackInfo {
   std::optional<uint64_t> parent;

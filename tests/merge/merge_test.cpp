@@ -7,6 +7,7 @@
 #include "storage/global_id.h"
 #include "storage/sqlite_database.h"
 #include "tests/merge/merge_fixture.h"
+#include "tests/stats/cpu_sample_fixture.h"
 #include "tests/support/test_support.h"
 
 namespace prof::merge::test {
@@ -199,6 +200,54 @@ TEST_CASE("merge fails on a table whose columns differ, leaving no partial file"
   const std::string output = prof::test::MakeTempDir("merge_columns") + "/all.sqlite";
   CHECK(MergeError({rank0, widened}, output) ==
         widened + " has a column host in PROCESSES that the reports before it lack");
+}
+
+}  // namespace
+}  // namespace prof::merge::test
+
+namespace prof::merge::test {
+namespace {
+
+TEST_CASE("merge keeps CPU sample ids unique - samples keep their own stacks", "[merge][samples]") {
+  // Two reports with samples 1-19 each and the same pids: the second's ids move past the first's,
+  // in COMPOSITE_EVENTS and SAMPLING_CALLCHAINS alike, and its processes get bits 63..48 of their
+  // own (2).
+  const std::string first = stats::test::MakeCpuSampleReport("merge_samples_a");
+  const std::string second = stats::test::MakeCpuSampleReport("merge_samples_b");
+  const std::string output = prof::test::MakeTempDir("merge_samples") + "/all";
+  MergeOutcome outcome;
+  const Status status = RunMerge({{first, second}, output, false}, &outcome);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  const std::string merged = output + ".sqlite";
+  CHECK(outcome.left_out_tables.empty());
+  CHECK(QueryRows(merged,
+                  "SELECT count(*), count(DISTINCT id), min(id), max(id) FROM "
+                  "COMPOSITE_EVENTS") == Rows{{"38", "38", "1", "38"}});
+  CHECK(QueryRows(merged,
+                  "SELECT count(*) FROM SAMPLING_CALLCHAINS AS f LEFT JOIN "
+                  "COMPOSITE_EVENTS AS c ON c.id = f.id WHERE c.id IS NULL") == Rows{{"0"}});
+  // Each input's samples, by its bits 63..48, thread and stack (leaf first): as written.
+  const std::string stacks =
+      "SELECT c.globalTid >> 48, c.globalTid & 16777215, t.stack, count(*) FROM COMPOSITE_EVENTS"
+      " AS c JOIN (SELECT f.id AS id, f.stackDepth AS depth, group_concat(s.value, '<') OVER ("
+      "PARTITION BY f.id ORDER BY f.stackDepth ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED"
+      " FOLLOWING) AS stack FROM SAMPLING_CALLCHAINS AS f JOIN StringIds AS s ON s.id = f.symbol)"
+      " AS t ON t.id = c.id AND t.depth = 0 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3";
+  const Rows expected_one = {{"1234", "0x7f0000001234<load_batch<Trainer.train<main", "3"},
+                             {"1234", "matmul<Trainer.step<Trainer.train<main", "7"},
+                             {"1240", "fib<fib<fib<start_thread", "2"},
+                             {"1240", "fib<start_thread", "2"},
+                             {"2000", "compute<main", "3"},
+                             {"2000", "main", "2"}};
+  Rows expected;
+  for (const char* bits : {"1", "2"}) {
+    for (const auto& row : expected_one) expected.push_back({bits, row[0], row[1], row[2]});
+  }
+  CHECK(QueryRows(merged, stacks) == expected);
+  // Strings and times carried over: the merged report's summary is each input's, twice.
+  CHECK(QueryRows(merged, "SELECT count(*) FROM COMPOSITE_EVENTS WHERE start = 100") ==
+        Rows{{"2"}});
 }
 
 }  // namespace

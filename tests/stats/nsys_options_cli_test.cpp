@@ -129,10 +129,15 @@ TEST_CASE("stats --help-reports lists every report on one line", "[stats][cli][n
   CHECK(result.err.empty());
   std::string expected = "The following built-in reports are available:\n\n";
   for (const ReportSpec& report : AllReports()) {
-    expected += "  " + std::string(report.name) +
-                (report.options.empty() ? "" : "[:base|:mangled]") + " -- " +
+    std::string options;
+    for (std::string_view option : report.options) {
+      options += (options.empty() ? "[:" : "|:") + std::string(option);
+    }
+    expected += "  " + std::string(report.name) + (options.empty() ? "" : options + "]") + " -- " +
                 std::string(report.title) + "\n";
   }
+  CHECK(result.out.find("  cpu_sample_sum[:tid=<integer>|:nvtx=<text>] -- CPU Sample Summary\n") !=
+        std::string::npos);
   CHECK(result.out == expected);
   CHECK(result.out.find("  nvtx_sum -- NVTX Range Summary\n") != std::string::npos);
 

@@ -90,6 +90,15 @@ TEST_CASE("prof stats --timeunit renames and scales time columns", "[stats][cli]
                                             "0.719575", "284.113981", "44.7961442", ":step"});
 }
 
+TEST_CASE("prof stats notes a report without CPU samples on stderr", "[stats][cli]") {
+  for (const char* report : {"cpu_sample_sum", "cpu_sample_tree:cutoff=5"}) {
+    const CommandResult result = Stats({"-r", report, kReport});
+    CHECK(result.exit_code == 0);
+    CHECK(result.out.empty());
+    CHECK(result.err == "prof: SKIPPED: " + kReport + " does not contain CPU sample data.\n");
+  }
+}
+
 TEST_CASE("prof stats notes a report without data on stderr", "[stats][cli]") {
   const CommandResult result = Stats({"-r", "nvtx_startend_sum", kReport});
   CHECK(result.exit_code == 0);

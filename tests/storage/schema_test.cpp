@@ -115,6 +115,18 @@ TEST_CASE("tables appear with their first row - with the enums they refer to",
                                       "ThreadNames"});
     CHECK(prof::test::QueryRows(path, "SELECT count(*) FROM ENUM_CUDA_MEM_KIND")[0][0] == "8");
   }
+  SECTION("CPU samples with their stacks") {
+    const std::string path = FreshReportPath("schema-samples");
+    auto writer = CreateWriter(path);
+    writer->Add<kCompositeEventsTable>(CpuSampleRow{});
+    writer->Add<kSamplingCallchainsTable>(SamplingFrameRow{});
+    FinishWriter(writer.get());
+    CHECK(TableNames(path) == Strings{"COMPOSITE_EVENTS", "ENUM_SAMPLING_THREAD_STATE",
+                                      "ENUM_STACK_UNWIND_METHOD", "META_DATA_CAPTURE",
+                                      "META_DATA_EXPORT", "PROCESSES", "PROF_SESSION",
+                                      "SAMPLING_CALLCHAINS", "StringIds",
+                                      "TARGET_INFO_SESSION_START_TIME", "ThreadNames"});
+  }
   SECTION("CUDA memory usage with its two enums") {
     const std::string path = FreshReportPath("schema-memory-usage");
     auto writer = CreateWriter(path);
@@ -165,10 +177,13 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
   writer->Add<kNvtxEventsTable>(SomeNvtxRow());
   writer->Add<kDiagnosticEventTable>({100, "prof lost 1 records of this process", 42});
   AddOneRowPerCudaTable(writer.get());
+  writer->Add<kCompositeEventsTable>(CpuSampleRow{});
+  writer->Add<kSamplingCallchainsTable>(SamplingFrameRow{});
+  writer->Add<kSchedEventsTable>(SchedEventRow{});
   FinishWriter(writer.get());
 
   const std::map<std::string, Strings> reference = ReferenceColumns();
-  REQUIRE(reference.size() == 35);
+  REQUIRE(reference.size() == 41);
   for (const auto& [table, columns] : reference) {
     INFO("table " << table);
     CHECK(ReportColumns(path, table) == columns);
@@ -178,7 +193,7 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
 
 TEST_CASE("each table's definition gives its DDL, its INSERT columns and its enums",
           "[storage][schema]") {
-  REQUIRE(KnownTables().size() == 41);
+  REQUIRE(KnownTables().size() == 47);
   std::set<std::string> names;  // ReportWriter::Add finds a table by its name
   for (const TableSpec& spec : KnownTables()) CHECK(names.insert(spec.name).second);
   for (const TableSpec& spec : KnownTables()) {
@@ -219,6 +234,13 @@ TEST_CASE("each table's definition gives its DDL, its INSERT columns and its enu
         ");");
   CHECK(FindTableSpec("CUPTI_ACTIVITY_KIND_MEMCPY")->enum_tables ==
         std::vector<std::string>{"ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND"});
+  const TableSpec& frames = *FindTableSpec("SAMPLING_CALLCHAINS");
+  CHECK(frames.insert_columns ==
+        "id, symbol, module, kernelMode, thumbCode, unresolved, specialEntry, originalIP, "
+        "unwindMethod, stackDepth");
+  CHECK(frames.enum_tables == std::vector<std::string>{"ENUM_STACK_UNWIND_METHOD"});
+  CHECK(FindTableSpec("SCHED_EVENTS")->enum_tables ==
+        std::vector<std::string>{"ENUM_SAMPLING_THREAD_STATE", "ENUM_SCHEDULING_THREAD_BLOCK"});
 }
 
 TEST_CASE("enum rows are nsys's", "[storage][schema]") {
@@ -238,6 +260,11 @@ TEST_CASE("enum rows are nsys's", "[storage][schema]") {
   CHECK(EnumRows("ENUM_DIAGNOSTIC_SEVERITY_LEVEL").size() == 5);
   CHECK(EnumRows("ENUM_DIAGNOSTIC_SOURCE_TYPE").size() == 4);
   CHECK(EnumRows("ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE").size() == 3);
+  CHECK(EnumRows("ENUM_SAMPLING_THREAD_STATE").size() == 11);
+  CHECK(EnumRows("ENUM_SCHEDULING_THREAD_BLOCK").size() == 53);
+  // 0-8 and 1000 (Undefined); prof's Python frames' 1001 is deliberately not a row.
+  CHECK(EnumRows("ENUM_STACK_UNWIND_METHOD").size() == 10);
+  CHECK(EnumRows("ENUM_STACK_UNWIND_METHOD").back().id == 1000);
   const std::vector<EnumRow> mem_kinds = EnumRows("ENUM_CUDA_MEM_KIND");
   CHECK(mem_kinds.front().name == "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE");
   CHECK(mem_kinds.back().id == 7);
