@@ -24,6 +24,7 @@ ModuleFiles::Lookup ModuleFiles::Get(const Mapping& mapping) {
   Lookup decided = Decide(mapping);
   switch (decided.state) {
     case FileState::kUsable:
+    case FileState::kNotAFile:
       break;
     case FileState::kDeleted:
       ++counts_.deleted;
@@ -43,7 +44,7 @@ ModuleFiles::Lookup ModuleFiles::Get(const Mapping& mapping) {
 
 ModuleFiles::Lookup ModuleFiles::Decide(const Mapping& mapping) {
   if (mapping.IsDeleted()) return {nullptr, FileState::kDeleted};
-  if (!mapping.HasFilePath()) return {nullptr, FileState::kMissing};
+  if (!mapping.HasFilePath()) return {nullptr, FileState::kNotAFile};
   auto it = files_.find(mapping.path);
   if (it == files_.end()) {
     ++counts_.opened;

@@ -23,7 +23,13 @@
 
 namespace prof::symbols {
 
-enum class FileState { kUsable, kDeleted, kMissing, kReplaced };
+enum class FileState {
+  kUsable,
+  kNotAFile,  // anonymous memory or a pseudo name ([vdso], [stack], //anon): nothing to open
+  kDeleted,
+  kMissing,
+  kReplaced,
+};
 
 struct ModuleFileCounts {
   uint64_t opened = 0;  // files opened (open(2) calls), usable or not
@@ -39,8 +45,7 @@ class ModuleFiles {
     FileState state = FileState::kMissing;
   };
 
-  // The file behind `mapping`, opened on first use. Mappings without a file path (anonymous,
-  // pseudo names) are kMissing without any file being opened.
+  // The file behind `mapping`, opened on first use.
   Lookup Get(const Mapping& mapping);
   const ModuleFileCounts& counts() const { return counts_; }
 

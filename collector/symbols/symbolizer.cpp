@@ -81,14 +81,7 @@ Symbolizer::CachedSymbol Symbolizer::LookUp(const ElfFile& file, uint64_t offset
   ++counts_.resolved_addresses;
   CachedSymbol symbol{{}, strings_.Intern(file.path()), true};
   std::optional<uint64_t> vaddr = file.VaddrOfOffset(offset);
-  Dwfl_Module* module = vaddr ? ModuleOf(file) : nullptr;
-  const char* name = nullptr;
-  if (module != nullptr) {
-    GElf_Off symbol_offset = 0;
-    GElf_Sym elf_symbol;
-    name = dwfl_module_addrinfo(module, *vaddr, &symbol_offset, &elf_symbol, nullptr, nullptr,
-                                nullptr);
-  }
+  const char* name = vaddr ? SymbolsOf(file).Lookup(*vaddr) : nullptr;
   if (name != nullptr && name[0] != '\0') {
     symbol.symbol = NameOf(name);
     symbol.unresolved = false;
@@ -99,18 +92,18 @@ Symbolizer::CachedSymbol Symbolizer::LookUp(const ElfFile& file, uint64_t offset
   return symbol;
 }
 
-Dwfl_Module* Symbolizer::ModuleOf(const ElfFile& file) {
-  auto it = sessions_.find(&file);
-  if (it != sessions_.end()) return it->second.second;
-  DwflHandle dwfl = NewDwfl();
-  Dwfl_Module* module = nullptr;
-  if (dwfl != nullptr) {
-    dwfl_report_begin(dwfl.get());
-    module = ReportFile(dwfl.get(), file, 0);
-    if (dwfl_report_end(dwfl.get(), nullptr, nullptr) != 0) module = nullptr;
+const SymbolTable& Symbolizer::SymbolsOf(const ElfFile& file) {
+  auto it = files_symbols_.find(&file);
+  if (it != files_symbols_.end()) return it->second.table;
+  FileSymbols symbols{NewDwfl(), SymbolTable()};
+  if (symbols.dwfl != nullptr) {
+    dwfl_report_begin(symbols.dwfl.get());
+    Dwfl_Module* module = ReportFile(symbols.dwfl.get(), file, 0);
+    if (dwfl_report_end(symbols.dwfl.get(), nullptr, nullptr) == 0 && module != nullptr) {
+      symbols.table = SymbolTable::FromModule(module);
+    }
   }
-  sessions_.emplace(&file, std::make_pair(std::move(dwfl), module));
-  return module;
+  return files_symbols_.emplace(&file, std::move(symbols)).first->second.table;
 }
 
 std::string_view Symbolizer::NameOf(const char* raw) { return strings_.Intern(Demangled(raw)); }

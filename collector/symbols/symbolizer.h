@@ -5,7 +5,8 @@
 // Resolution is per (file, file offset): every process that maps the same file shares the
 // answers, each distinct address is resolved once (then a hash lookup), and each file gets one
 // libdwfl session of its own with the file reported at bias 0, so file offsets translate to the
-// file's own addresses without knowing where any process loaded it. Symbols come from .symtab,
+// file's own addresses without knowing where any process loaded it; its symbols are read once
+// into a sorted SymbolTable. Symbols come from .symtab,
 // else a separate debug file (/usr/lib/debug/.build-id, .gnu_debuglink, MiniDebugInfo), else
 // .dynsym. C++ names are demangled with prof's demangler (nsys's spelling), falling back to
 // abi::__cxa_demangle, then to the raw name.
@@ -26,13 +27,13 @@
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "collector/symbols/dwfl_reporting.h"
 #include "collector/symbols/module_files.h"
 #include "collector/symbols/process_table.h"
 #include "collector/symbols/string_interner.h"
+#include "collector/symbols/symbol_table.h"
 
 namespace prof::symbols {
 
@@ -85,15 +86,20 @@ class Symbolizer {
 
   ResolvedFrame Unresolved(uint64_t ip, std::string_view module);
   CachedSymbol LookUp(const ElfFile& file, uint64_t offset);
-  Dwfl_Module* ModuleOf(const ElfFile& file);
+  const SymbolTable& SymbolsOf(const ElfFile& file);
   std::string_view NameOf(const char* raw);
 
   const ProcessTable& processes_;
   ModuleFiles& files_;
   StringInterner strings_;
   std::unordered_map<CacheKey, CachedSymbol, CacheKeyHash> cache_;
-  // One libdwfl session per file (null module: the file could not be reported).
-  std::unordered_map<const ElfFile*, std::pair<DwflHandle, Dwfl_Module*>> sessions_;
+  // One libdwfl session per file, and the symbols read through it (empty when the file could
+  // not be reported).
+  struct FileSymbols {
+    DwflHandle dwfl;
+    SymbolTable table;
+  };
+  std::unordered_map<const ElfFile*, FileSymbols> files_symbols_;
   std::string_view unknown_module_;
   SymbolizerCounts counts_;
 };

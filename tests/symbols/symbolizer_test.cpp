@@ -112,9 +112,21 @@ TEST_CASE("anonymous memory, deleted and replaced files stay unresolved with the
   CHECK(no_process.module == "[unknown]");
   CHECK(no_process.unresolved);
 
+  // A pseudo mapping keeps its name as the module.
+  const symbols::Mapping* vdso = nullptr;
+  for (const auto& [start, mapping] : table.Find(kCapturedPid)->mappings()) {
+    if (mapping.path == "[vdso]") vdso = &mapping;
+  }
+  REQUIRE(vdso != nullptr);
+  frame = symbolizer.Resolve(kCapturedPid, vdso->start + 0x10);
+  CHECK(frame.symbol == Hex(vdso->start + 0x10));
+  CHECK(frame.module == "[vdso]");
+  CHECK(frame.unresolved);
+
   CHECK(files.counts().deleted == 1);
   CHECK(files.counts().replaced == 1);
-  CHECK(symbolizer.counts().unresolved == 5);
+  CHECK(files.counts().missing == 0);
+  CHECK(symbolizer.counts().unresolved == 6);
 }
 
 TEST_CASE("an address is resolved once and each file opened once, across processes") {
