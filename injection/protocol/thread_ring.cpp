@@ -129,15 +129,22 @@ ThreadRing::ClosedRange ThreadRing::CloseRange(uint64_t domain_id, uint64_t leve
   uint32_t found = used;
   uint16_t found_size = 0;
   if (used > kOpenRangeBytes) return {};
+  // Only the three fields compared are read: copying each whole record out cost the pop more
+  // than the rest of its search.
   for (uint32_t offset = 0; offset + sizeof(NvtxEventRecord) <= used;) {
-    NvtxEventRecord record;
-    std::memcpy(&record, open_ranges_ + offset, sizeof(record));
-    if (record.header.size < sizeof(record)) break;  // not written by this thread: stop
-    if (record.domain_id == domain_id && record.level == level) {
+    const char* entry = open_ranges_ + offset;
+    uint16_t size;
+    uint64_t entry_domain;
+    uint64_t entry_level;
+    std::memcpy(&size, entry + offsetof(RecordHeader, size), sizeof(size));
+    std::memcpy(&entry_domain, entry + offsetof(NvtxEventRecord, domain_id), sizeof(entry_domain));
+    std::memcpy(&entry_level, entry + offsetof(NvtxEventRecord, level), sizeof(entry_level));
+    if (size < sizeof(NvtxEventRecord)) break;  // not written by this thread: stop
+    if (entry_domain == domain_id && entry_level == level) {
       found = offset;
-      found_size = record.header.size;
+      found_size = size;
     }
-    offset += record.header.size;
+    offset += size;
   }
   if (found == used || found_size > used - found) return {};
   BeginWrite();
