@@ -17,7 +17,6 @@ struct NsysOption {
   bool takes_value = true;
 };
 
-constexpr const char* kNoSampling = "prof does not sample CPU stacks yet";
 constexpr const char* kNoGraphics = "prof does not trace graphics APIs";
 constexpr const char* kNoWindows = "it is an nsys option for Windows targets";
 constexpr const char* kNoEmbedded = "it is an nsys option for embedded (Tegra/QNX) targets";
@@ -28,12 +27,7 @@ constexpr const char* kNoSessions =
 // those prof implements left out (profile_command.cpp).
 const NsysOption kNsysOptions[] = {
     // CPU sampling, scheduling and hardware counters.
-    {"-s,--sample", "none", kNoSampling},
-    {"-b,--backtrace", "none", kNoSampling},
-    {"--cpuctxsw", "none", "prof does not trace thread scheduling yet"},
-    {"--sampling-period", "", kNoSampling},
-    {"--sampling-frequency", "", kNoSampling},
-    {"--samples-per-backtrace", "", kNoSampling},
+    {"--samples-per-backtrace", "1", "prof takes a backtrace with every sample"},
     {"--sampling-trigger", "", kNoEmbedded},
     {"--cudabacktrace", "none",
      "prof takes no native backtraces of CUDA calls (see --python-backtrace)"},
@@ -55,9 +49,10 @@ const NsysOption kNsysOptions[] = {
     {"--osrt-backtrace-stack-size", "", "prof takes no backtraces of OS runtime calls"},
     {"--osrt-backtrace-threshold", "", "prof takes no backtraces of OS runtime calls"},
     {"--osrt-file-access", "false", "prof does not record file access data"},
-    {"--resolve-symbols", "true", "prof has no samples or backtraces to resolve"},
+    {"--resolve-symbols", "true", "prof always resolves the symbols of samples"},
     {"--show-source-info", "*", ""},
-    {"--debug-symbols", "", "prof has no samples or backtraces to resolve"},
+    {"--debug-symbols", "",
+     "prof finds debug symbols beside the binaries and under /usr/lib/debug only"},
     {"--syscall", "none", "prof does not trace system calls (see --trace=osrt)"},
     {"--ftrace", "", "prof does not collect ftrace events"},
     {"--ftrace-keep-user-config", "", "prof does not collect ftrace events", false},

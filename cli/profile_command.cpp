@@ -18,6 +18,7 @@
 #include "cli/command_line_errors.h"
 #include "cli/nsys_profile_options.h"
 #include "cli/report_namer.h"
+#include "cli/sampling_flags.h"
 #include "cli/trace_options.h"
 #include "collector/executable_linkage.h"
 #include "collector/launcher.h"
@@ -197,6 +198,7 @@ class ProfileCommand : public Command {
         ->check(CLI::IsMember({"cuda", "none", "false"}))
         ->default_str("none");
     RegisterCaptureFlags(sub, &capture_flags_);
+    RegisterSamplingFlags(sub, &sampling_flags_);
     nsys_options_.Register(sub);
     sub->add_flag("-q,--quiet", quiet_, "Print only errors (the program's output is untouched)");
     sub->prefix_command();  // the first positional is the program; the rest are its arguments
@@ -291,6 +293,7 @@ class ProfileCommand : public Command {
     PROF_RETURN_IF_ERROR(nsys_options_.Check());
     PROF_RETURN_IF_ERROR(ParseTraceList(trace_, &options->trace_flags));
     PROF_RETURN_IF_ERROR(ParseCaptureFlags(capture_flags_, &options->capture));
+    PROF_RETURN_IF_ERROR(ParseSamplingFlags(sampling_flags_, &options->sampling));
     bool trace_fork_before_exec = false;  // prof traces forked children either way
     const struct {
       const char* option;
@@ -347,6 +350,7 @@ class ProfileCommand : public Command {
   std::vector<std::string> environment_;
   bool quiet_ = false;
   CaptureFlags capture_flags_;
+  SamplingFlags sampling_flags_;
   NsysProfileOptions nsys_options_;
   std::string unused_positional_;
 };

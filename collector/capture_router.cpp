@@ -85,12 +85,6 @@ int64_t CaptureRouter::WindowOf(uint64_t timestamp_ns) const {
   return -1;
 }
 
-StreamImporter* CaptureRouter::ImporterOfWindow(int64_t window) {
-  if (window < 0) return nullptr;
-  const int64_t report = report_of_window_[static_cast<size_t>(window)];
-  return report < 0 ? nullptr : reports_[static_cast<size_t>(report)].importer.get();
-}
-
 Status CaptureRouter::Commit() {
   Status first = Status::Ok();
   for (Report& report : reports_) {
@@ -125,18 +119,28 @@ void CaptureRouter::OnRecord(const ProcessStream& process, const protocol::Recor
     case protocol::CaptureRole::kDeliveredLater:
       break;
   }
+  if (Report* report = ReportAt(record.timestamp_ns)) report->importer->OnRecord(process, record);
+}
+
+CaptureRouter::Report* CaptureRouter::ReportAt(uint64_t timestamp_ns) {
   // The program may have closed or opened windows since the last look: an open window's end and
   // newer windows must be known before a record is placed (two atomic loads when nothing changed).
   if ((!windows_.empty() && windows_.back().stop_ns == 0) ||
       control_->windows_opened.load(std::memory_order_acquire) != windows_.size()) {
     Refresh();
   }
-  const int64_t window = WindowOf(record.timestamp_ns);
-  if (StreamImporter* importer = ImporterOfWindow(window)) {
-    importer->OnRecord(process, record);
-  } else {
+  const int64_t window = WindowOf(timestamp_ns);
+  const int64_t report = window < 0 ? -1 : report_of_window_[static_cast<size_t>(window)];
+  if (report < 0) {
     ++records_outside_windows_;
+    return nullptr;
   }
+  return &reports_[static_cast<size_t>(report)];
+}
+
+storage::ReportWriter* CaptureRouter::WriterAt(uint64_t timestamp_ns) {
+  Report* report = ReportAt(timestamp_ns);
+  return report == nullptr ? nullptr : report->writer.get();
 }
 
 void CaptureRouter::OnStreamEnd(const ProcessStream& process, const std::string& error) {

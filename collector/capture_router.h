@@ -64,6 +64,11 @@ class CaptureRouter : public StreamSink {
   const Status& report_error() const { return report_error_; }
   uint64_t records_outside_windows() const { return records_outside_windows_; }
 
+  // The report of the window holding `timestamp_ns` (CLOCK_MONOTONIC), for rows the launcher
+  // makes itself (CPU samples, thread switches); null outside every window, counted as a record
+  // outside the windows.
+  storage::ReportWriter* WriterAt(uint64_t timestamp_ns);
+
   void OnStreamStart(const protocol::RecordHeader& hello, ProcessStream* process) override;
   void OnRecord(const ProcessStream& process, const protocol::RecordHeader& record) override;
   void OnStreamEnd(const ProcessStream& process, const std::string& error) override;
@@ -80,7 +85,8 @@ class CaptureRouter : public StreamSink {
   void Replay(StreamImporter* importer);
   // The window holding `timestamp_ns`, or -1.
   int64_t WindowOf(uint64_t timestamp_ns) const;
-  StreamImporter* ImporterOfWindow(int64_t window);
+  // The report of the window holding a timed record's timestamp; null outside every window.
+  Report* ReportAt(uint64_t timestamp_ns);
 
   protocol::CaptureControl* control_;
   const bool one_report_per_window_;

@@ -29,6 +29,8 @@ enum class ProblemScope { kPerProcess, kSession };
     "process streams were rejected or cut short, or a process's records could not be read")       \
   X(kCudaDroppedRecords, "cuda_dropped_records", kDataLoss, kSession,                             \
     "GPU activity records were dropped by CUPTI (no buffer available)")                           \
+  X(kCpuSamplesLost, "cpu_samples_lost", kDataLoss, kSession,                                     \
+    "CPU samples were dropped by the kernel: prof's sampling buffers were full")                  \
   X(kUnknownRecords, "unknown_records", kError, kSession,                                         \
     "records of kinds this prof does not know were skipped")                                      \
   X(kMalformedRecords, "malformed_records", kError, kSession,                                     \

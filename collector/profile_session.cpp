@@ -21,6 +21,8 @@
 #include "collector/capture_router.h"
 #include "collector/counter_clock.h"
 #include "collector/counter_time_sink.h"
+#include "collector/cpu_samples/cpu_sample_rows.h"
+#include "collector/cpu_samples/cpu_sampler.h"
 #include "collector/launcher.h"
 #include "collector/session_console.h"
 #include "collector/session_server.h"
@@ -214,7 +216,8 @@ void SignalDescendants(SessionServer* server, const ChildProcess& child, int sig
 // a second SIGINT ends it at once, the program running or not.
 // Returns when the program exited (CLOCK_MONOTONIC ns).
 uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, ChildProcess* child,
-                         CaptureRouter* router, StreamSink* sink, CaptureController* capture,
+                         CaptureRouter* router, StreamSink* sink, CpuSampler* sampler,
+                         CpuSampleRows* sample_rows, CaptureController* capture,
                          const protocol::CaptureControl& control, uint64_t collection_start,
                          int* exit_code) {
   SessionConsole console;
@@ -235,6 +238,7 @@ uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, C
     const int timeout_ms =
         exited ? 10 : capture->PollTimeoutMs(protocol::MonotonicNowNs(), kPollIntervalMs);
     server->PollOnce(timeout_ms, exited ? -1 : child->exit_fd(), sink);
+    if (sampler != nullptr) sample_rows->Import(sampler);
     const uint64_t now = protocol::MonotonicNowNs();
     if (const int kill_signal = capture->Tick(now)) {
       child->Signal(kill_signal);
@@ -298,6 +302,12 @@ uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, C
     }
   }
   server->CloseAll(sink);
+  if (sampler != nullptr) {
+    // The process tree is gone (or no longer waited for): the last samples, then the losses.
+    sampler->Stop();
+    sample_rows->Import(sampler);
+    first_importer.CountLostCpuSamples(sampler->lost_samples());
+  }
   console.NewWarnings(first_importer);
   return exit_time;
 }
@@ -455,6 +465,17 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
 
   ChildProcess child;
   PROF_RETURN_IF_ERROR(child.Spawn(spec));
+  // Before prof's threads give way to the program: prof-sampler keeps prof's priority.
+  std::unique_ptr<CpuSampler> sampler;
+  std::string sampling_problem;
+  if (options.sampling.any()) {
+    StatusOr<std::unique_ptr<CpuSampler>> opened = CpuSampler::Open(child.pid(), options.sampling);
+    if (opened.ok()) {
+      sampler = std::move(opened).value();
+    } else {
+      sampling_problem = opened.status().message();
+    }
+  }
   YieldCoresToTheProgram();
   const bool repeats = options.capture.repeats();
   CaptureRouter router(
@@ -479,6 +500,12 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   } else if ((options.trace_flags & protocol::kTraceCuda) && !CudaDriverLoadable()) {
     spdlog::warn("warning: CUDA is not traced: {}; tracing the rest", kNoCudaDriver);
   }
+  if (!sampling_problem.empty()) {
+    spdlog::warn("warning: CPU sampling is off: {}; tracing the rest", sampling_problem);
+  } else if (sampler != nullptr) {
+    for (const std::string& note : sampler->notes()) spdlog::warn("warning: {}", note);
+  }
+  CpuSampleRows sample_rows(&router, session_start);
   CaptureController capture(options.capture, capture_page->control());
   std::optional<CounterTimeSink> counter_time;
   StreamSink* sink = &router;
@@ -492,8 +519,9 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
       router.AbandonAll();
       return status;
     }
-    exit_time = ImportUntilExit(options, server.get(), &child, &router, sink, &capture,
-                                *capture_page->control(), collection_start, &result->exit_code);
+    exit_time =
+        ImportUntilExit(options, server.get(), &child, &router, sink, sampler.get(), &sample_rows,
+                        &capture, *capture_page->control(), collection_start, &result->exit_code);
     router.Refresh();
 
     session.prof_version = PROF_VERSION;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "collector/capture_options.h"
+#include "collector/cpu_samples/sampling_options.h"
 #include "common/status.h"
 #include "injection/protocol/launch_settings.h"
 #include "storage/report_name_claim.h"
@@ -34,6 +35,7 @@ struct ProfileOptions {
   std::string library_dir;                     // where libprof_core.so and friends live
   std::string command_line;                    // for the report: the profiled command, quoted
   CaptureOptions capture;                      // --delay, --duration, --kill, -c, -p, ...
+  SamplingOptions sampling;                    // -s, --sampling-frequency, -b, --cpuctxsw
   bool show_output = true;          // -w false: the program's stdout and stderr go to /dev/null
   bool inherit_environment = true;  // -n false: the program gets prof's and -e's variables only
   bool wait_for_all = true;         // --wait=primary: the report ends when the program exits

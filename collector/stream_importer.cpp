@@ -41,6 +41,7 @@ DataProblemCounts StreamImporter::DataProblems() const {
   counts[DataProblem::kTornRecords] = processes_.torn_records();
   counts[DataProblem::kBrokenStreams] = broken_streams_ + processes_.processes_without_rings();
   counts[DataProblem::kCudaDroppedRecords] = cuda_.dropped_records();
+  counts[DataProblem::kCpuSamplesLost] = lost_cpu_samples_;
   counts[DataProblem::kUnknownRecords] = dispatcher_.unknown_records();
   counts[DataProblem::kMalformedRecords] = dispatcher_.malformed_records();
   counts[DataProblem::kNvtxUnreadableRecords] = nvtx.malformed_records;

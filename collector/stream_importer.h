@@ -28,6 +28,8 @@ class StreamImporter : public StreamSink {
 
   // What went wrong with the data so far, counted by the dispatcher and the trackers.
   DataProblemCounts DataProblems() const;
+  // CPU samples the kernel dropped (the launcher samples; no stream carries them).
+  void CountLostCpuSamples(uint64_t count) { lost_cpu_samples_ += count; }
   // Writes every counter into PROF_STATS and, at `time`, a DIAGNOSTIC_EVENT row for the session
   // for each non-zero one that is not informative and has no per-process rows.
   void WriteDataProblems(int64_t time);
@@ -45,6 +47,7 @@ class StreamImporter : public StreamSink {
   NvtxTracker nvtx_;
   CudaTracker cuda_;
   uint64_t broken_streams_ = 0;
+  uint64_t lost_cpu_samples_ = 0;
 };
 
 }  // namespace prof::collector

@@ -1,0 +1,108 @@
+#include "cli/sampling_flags.h"
+
+#include <cstdint>
+
+#include "collector/perf_events/perf_attributes.h"
+
+namespace prof::cli {
+namespace {
+
+constexpr uint64_t kMinFrequencyHz = 1;
+constexpr uint64_t kMaxFrequencyHz = 100000;
+constexpr uint64_t kNsPerSecond = 1000000000;
+
+// A positive decimal integer, or false.
+bool ParseCount(const std::string& text, uint64_t* value) {
+  if (text.empty() || text.size() > 18) return false;
+  uint64_t parsed = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return false;
+    parsed = parsed * 10 + static_cast<uint64_t>(c - '0');
+  }
+  *value = parsed;
+  return parsed > 0;
+}
+
+Status ParseScope(const char* option, const std::string& value, bool* on) {
+  if (value == "process-tree" || value == "none") {
+    *on = value == "process-tree";
+    return Status::Ok();
+  }
+  if (value == "system-wide") {
+    return Status::Error(std::string(option) +
+                         "=system-wide is not supported: prof samples the program's process tree; "
+                         "prof accepts " +
+                         option + "=process-tree|none");
+  }
+  return Status::Error(std::string(option) + "=" + value + " is not a scope; prof accepts " +
+                       option + "=process-tree|none");
+}
+
+}  // namespace
+
+void RegisterSamplingFlags(CLI::App* profile, SamplingFlags* flags) {
+  profile
+      ->add_option("-s,--sample", flags->sample,
+                   "Sample the CPU stacks of every thread of the program's process tree "
+                   "(process-tree|none)")
+      ->default_str("none");
+  profile
+      ->add_option("--sampling-frequency", flags->frequency,
+                   "Samples per second of a thread's CPU time (1-100000)")
+      ->default_str("1000");
+  profile->add_option("--sampling-period", flags->period,
+                      "Nanoseconds of a thread's CPU time between samples, instead of "
+                      "--sampling-frequency (nsys counts CPU cycles)");
+  profile
+      ->add_option("-b,--backtrace", flags->backtrace,
+                   "How sampled stacks are unwound: fp (frame pointers), dwarf (unwind tables, "
+                   "from a copy of the stack, in prof), none (the sampled address only)")
+      ->default_str("fp");
+  profile->add_option("--cpuctxsw", flags->cpuctxsw,
+                      "Trace the switches of the process tree's threads on and off the CPUs "
+                      "(process-tree|none; default: as --sample)");
+}
+
+Status ParseSamplingFlags(const SamplingFlags& flags, collector::SamplingOptions* options) {
+  PROF_RETURN_IF_ERROR(ParseScope("--sample", flags.sample, &options->samples));
+  options->context_switches = options->samples;
+  if (!flags.cpuctxsw.empty()) {
+    PROF_RETURN_IF_ERROR(ParseScope("--cpuctxsw", flags.cpuctxsw, &options->context_switches));
+  }
+  if (flags.backtrace == "fp" || flags.backtrace == "auto") {
+    options->backtrace = collector::perf::PerfBacktrace::kFramePointer;
+  } else if (flags.backtrace == "dwarf") {
+    options->backtrace = collector::perf::PerfBacktrace::kDwarf;
+  } else if (flags.backtrace == "none") {
+    options->backtrace = collector::perf::PerfBacktrace::kNone;
+  } else if (flags.backtrace == "lbr") {
+    return Status::Error(
+        "--backtrace=lbr is not supported: prof unwinds with frame pointers or DWARF; prof "
+        "accepts --backtrace=fp|dwarf|none");
+  } else {
+    return Status::Error("--backtrace=" + flags.backtrace +
+                         " is not an unwind method; prof accepts --backtrace=fp|dwarf|none");
+  }
+  if (!flags.frequency.empty() && !flags.period.empty()) {
+    return Status::Error("--sampling-frequency and --sampling-period set the same rate: give one");
+  }
+  uint64_t value = 0;
+  if (!flags.period.empty()) {
+    if (!ParseCount(flags.period, &value) || value < kNsPerSecond / kMaxFrequencyHz ||
+        value > kNsPerSecond / kMinFrequencyHz) {
+      return Status::Error("--sampling-period=" + flags.period +
+                           " is not a period in ns of CPU time between 10000 and 1000000000");
+    }
+    options->frequency_hz = static_cast<uint32_t>(kNsPerSecond / value);
+  } else if (!flags.frequency.empty()) {
+    if (!ParseCount(flags.frequency, &value) || value < kMinFrequencyHz ||
+        value > kMaxFrequencyHz) {
+      return Status::Error("--sampling-frequency=" + flags.frequency +
+                           " is not a rate between 1 and 100000 samples per second");
+    }
+    options->frequency_hz = static_cast<uint32_t>(value);
+  }
+  return Status::Ok();
+}
+
+}  // namespace prof::cli

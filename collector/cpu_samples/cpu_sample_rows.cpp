@@ -1,0 +1,65 @@
+#include "collector/cpu_samples/cpu_sample_rows.h"
+
+#include "storage/global_id.h"
+#include "storage/tables/host_tables.h"
+
+namespace prof::collector {
+namespace {
+
+// ENUM_SAMPLING_THREAD_STATE and ENUM_SCHEDULING_THREAD_BLOCK ids (nsys's values).
+constexpr int32_t kThreadStateInterruptible = 2;  // blocked: sleeping until something happens
+constexpr int32_t kThreadBlockUnknown = 1;
+constexpr int32_t kThreadBlockPreempted = 44;
+
+}  // namespace
+
+void CpuSampleRows::Write(const ResolvedSample& sample) {
+  storage::ReportWriter* writer = router_->WriterAt(sample.time_ns);
+  if (writer == nullptr) return;  // outside every capture window
+  const int64_t id = next_id_++;
+  storage::CpuSampleRow row;
+  row.id = id;
+  row.start = static_cast<int64_t>(sample.time_ns - session_start_ns_);
+  row.cpu = static_cast<int32_t>(sample.cpu);
+  row.thread_state = storage::kThreadStateRunning;
+  row.global_tid = storage::GlobalTid(sample.pid, sample.tid);
+  writer->Add<storage::kCompositeEventsTable>(row);
+  for (size_t depth = 0; depth < sample.frames.size(); ++depth) {
+    const SampleFrame& frame = sample.frames[depth];
+    storage::SamplingFrameRow frame_row;
+    frame_row.id = id;
+    frame_row.symbol = writer->InternString(frame.symbol);
+    frame_row.module = writer->InternString(frame.module);
+    frame_row.unresolved = frame.unresolved ? 1 : 0;
+    frame_row.original_ip = static_cast<int64_t>(frame.ip);
+    frame_row.unwind_method = frame.unwind_method;
+    frame_row.stack_depth = static_cast<int32_t>(depth);
+    writer->Add<storage::kSamplingCallchainsTable>(frame_row);
+  }
+}
+
+void CpuSampleRows::Write(const ThreadSwitch& change) {
+  storage::ReportWriter* writer = router_->WriterAt(change.time_ns);
+  if (writer == nullptr) return;
+  storage::SchedEventRow row;
+  row.start = static_cast<int64_t>(change.time_ns - session_start_ns_);
+  row.cpu = static_cast<int32_t>(change.cpu);
+  row.is_sched_in = change.switched_in ? 1 : 0;
+  row.global_tid = storage::GlobalTid(change.pid, change.tid);
+  if (change.switched_in) {
+    row.thread_state = storage::kThreadStateRunning;
+  } else {
+    // The kernel says only whether the thread was preempted (still runnable) or blocked.
+    row.thread_state = change.preempted ? storage::kThreadStateRunning : kThreadStateInterruptible;
+    row.thread_block = change.preempted ? kThreadBlockPreempted : kThreadBlockUnknown;
+  }
+  writer->Add<storage::kSchedEventsTable>(row);
+}
+
+void CpuSampleRows::Import(CpuSampler* sampler) {
+  sampler->TakeReady(&samples_, &switches_);
+  for (const ResolvedSample& sample : samples_) Write(sample);
+  for (const ThreadSwitch& change : switches_) Write(change);
+}
+
+}  // namespace prof::collector

@@ -1,0 +1,36 @@
+// Writes resolved CPU samples and thread switches into the report of the capture window that holds
+// each (CaptureRouter::WriterAt): COMPOSITE_EVENTS and SAMPLING_CALLCHAINS, SCHED_EVENTS.
+// Collector thread only.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collector/capture_router.h"
+#include "collector/cpu_samples/cpu_sampler.h"
+#include "collector/cpu_samples/sample_resolver.h"
+
+namespace prof::collector {
+
+class CpuSampleRows {
+ public:
+  // `session_start_ns`: CLOCK_MONOTONIC at session start (report times are ns since then).
+  CpuSampleRows(CaptureRouter* router, uint64_t session_start_ns)
+      : router_(router), session_start_ns_(session_start_ns) {}
+
+  void Write(const ResolvedSample& sample);
+  void Write(const ThreadSwitch& change);
+  // Writes what `sampler` resolved since the last call.
+  void Import(CpuSampler* sampler);
+
+  uint64_t samples_written() const { return next_id_ - 1; }
+
+ private:
+  CaptureRouter* router_;
+  uint64_t session_start_ns_;
+  int64_t next_id_ = 1;                  // COMPOSITE_EVENTS.id: unique across the session's reports
+  std::vector<ResolvedSample> samples_;  // scratch for Import
+  std::vector<ThreadSwitch> switches_;
+};
+
+}  // namespace prof::collector

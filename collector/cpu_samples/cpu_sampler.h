@@ -1,0 +1,88 @@
+// Samples the program's process tree with perf_event_open (collector/perf_events/) on a thread of
+// its own, `prof-sampler`: it drains the kernel's rings, resolves each sample's stack
+// (SampleResolver) and queues the samples and thread switches for the collector thread, which
+// writes them into the reports (CpuSampleRows). Samples go into the report as they arrive, like
+// every other record.
+//
+// Lifecycle: Open() on the held child (forked, before exec: sampling starts at its exec), from the
+// launcher's thread before it lowers its priority, so that `prof-sampler` keeps prof's: a sampler
+// that falls behind makes the kernel drop samples (counted, lost_samples()). Stop() once the
+// program's tree has ended: the events are disabled, the rest drained, the thread joined.
+// TakeReady() from the collector thread at any time.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "collector/cpu_samples/sample_resolver.h"
+#include "collector/cpu_samples/sampling_options.h"
+#include "collector/perf_events/perf_session.h"
+#include "common/status.h"
+
+namespace prof::collector {
+
+// A thread switched onto (in) or off a CPU; off: preempted (still runnable) or blocked.
+struct ThreadSwitch {
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  uint32_t cpu = 0;
+  uint64_t time_ns = 0;  // CLOCK_MONOTONIC
+  bool switched_in = false;
+  bool preempted = false;
+};
+
+class CpuSampler : private perf::PerfRecordSink {
+ public:
+  static StatusOr<std::unique_ptr<CpuSampler>> Open(pid_t held_child,
+                                                    const SamplingOptions& options);
+  ~CpuSampler() override;
+  CpuSampler(const CpuSampler&) = delete;
+  CpuSampler& operator=(const CpuSampler&) = delete;
+
+  // What the kernel refused and sampling does without (e.g. context switches), one line each.
+  const std::vector<std::string>& notes() const { return session_.notes(); }
+
+  void Stop();
+
+  // Moves the samples and switches resolved so far into the vectors (cleared first).
+  void TakeReady(std::vector<ResolvedSample>* samples, std::vector<ThreadSwitch>* switches);
+
+  // Samples the kernel dropped because a ring was full (perf's LOST records).
+  uint64_t lost_samples() const { return lost_samples_.load(std::memory_order_relaxed); }
+
+ private:
+  CpuSampler(perf::PerfSession session, const SamplingOptions& options);
+  void Run();
+
+  void OnSample(const perf::PerfSample& sample) override;
+  void OnSwitch(const perf::PerfSwitch& change) override;
+  void OnComm(const perf::PerfComm& comm) override;
+  void OnTask(const perf::PerfTask& task) override;
+  void OnMmap(const perf::PerfMmap& mmap) override;
+  void OnLost(const perf::PerfLost& lost) override;
+  // Hands what this drain pass resolved to the collector thread.
+  void Publish();
+
+  perf::PerfSession session_;
+  SamplingOptions options_;
+  SampleResolver resolver_;  // prof-sampler only
+  std::vector<ResolvedSample> pass_samples_;
+  std::vector<ThreadSwitch> pass_switches_;
+
+  std::atomic<bool> stopping_{false};
+  int wake_fd_ = -1;  // an eventfd: Stop() wakes the sampler's poll with it
+  std::mutex mutex_;
+  std::vector<ResolvedSample> ready_samples_;  // guarded by mutex_
+  std::vector<ThreadSwitch> ready_switches_;   // guarded by mutex_
+  std::atomic<uint64_t> lost_samples_{0};
+  std::thread thread_;
+};
+
+}  // namespace prof::collector

@@ -1,0 +1,67 @@
+// Turns the samples of a traced process tree into named stacks: keeps each process's address
+// space from the kernel's mmap, exec and fork records (or reads /proc/<pid>/maps for a process it
+// has no record of) and resolves each sample's instruction pointers to functions and modules
+// (collector/symbols/). The names live as long as the resolver. One thread.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "collector/perf_events/perf_attributes.h"
+#include "collector/perf_events/perf_records.h"
+#include "collector/symbols/dwarf_unwinder.h"
+#include "collector/symbols/module_files.h"
+#include "collector/symbols/process_table.h"
+#include "collector/symbols/symbolizer.h"
+
+namespace prof::collector {
+
+struct SampleFrame {
+  std::string_view symbol;
+  std::string_view module;
+  uint64_t ip = 0;
+  bool unresolved = true;
+  int32_t unwind_method = 0;  // ENUM_STACK_UNWIND_METHOD id
+};
+
+struct ResolvedSample {
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  uint32_t cpu = 0;
+  uint64_t time_ns = 0;             // CLOCK_MONOTONIC
+  std::vector<SampleFrame> frames;  // leaf first
+};
+
+class SampleResolver {
+ public:
+  SampleResolver();
+
+  void OnMmap(const perf::PerfMmap& mmap);
+  void OnExec(uint32_t pid);
+  void OnFork(uint32_t child, uint32_t parent);
+
+  // A sample taken by the kernel, its stack as `backtrace` asked (regs_mask: the session's
+  // sample_regs_user, for dwarf).
+  void Resolve(const perf::PerfSample& sample, perf::PerfBacktrace backtrace, uint64_t regs_mask,
+               ResolvedSample* out);
+  // A sample whose stack is already a list of instruction pointers, leaf first (the program's
+  // own frame-pointer walk).
+  void ResolveChain(uint32_t pid, const uint64_t* ips, size_t count, int32_t unwind_method,
+                    ResolvedSample* out);
+
+ private:
+  // Reads /proc/<pid>/maps the first time a process's address is unknown (a process whose
+  // mappings came before sampling did, or a program that samples itself).
+  void LearnMappings(uint32_t pid, uint64_t ip);
+
+  symbols::ProcessTable processes_;
+  symbols::ModuleFiles files_;
+  symbols::Symbolizer symbolizer_;
+  symbols::DwarfUnwinder unwinder_;
+  std::unordered_set<uint32_t> snapshot_taken_;
+  std::vector<uint64_t> ips_;  // scratch
+};
+
+}  // namespace prof::collector

@@ -1,0 +1,20 @@
+// What `prof profile` was asked to sample: -s/--sample, --sampling-frequency (or
+// --sampling-period), -b/--backtrace and --cpuctxsw, parsed by cli/profile_command.
+#pragma once
+
+#include <cstdint>
+
+#include "collector/perf_events/perf_attributes.h"
+
+namespace prof::collector {
+
+struct SamplingOptions {
+  bool samples = false;  // -s process-tree: CPU samples of every thread of the process tree
+  uint32_t frequency_hz = 1000;
+  perf::PerfBacktrace backtrace = perf::PerfBacktrace::kFramePointer;
+  bool context_switches = false;  // --cpuctxsw=process-tree
+
+  bool any() const { return samples || context_switches; }
+};
+
+}  // namespace prof::collector
