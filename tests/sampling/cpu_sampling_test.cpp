@@ -1,0 +1,209 @@
+// End to end: `prof profile -s process-tree` samples the program's process tree with
+// perf_event_open and writes resolved stacks (COMPOSITE_EVENTS, SAMPLING_CALLCHAINS), thread
+// switches with --cpuctxsw (SCHED_EVENTS), and `prof stats -r cpu_sample_sum` reads them. The
+// program splits its CPU time 70/30 between hot_seventy and hot_thirty.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_support.h"
+
+using prof::test::CommandResult;
+using prof::test::MakeTempDir;
+using prof::test::ProfBinary;
+using prof::test::QueryRows;
+using prof::test::RunCommand;
+using prof::test::TestProgram;
+
+namespace {
+
+using Rows = std::vector<std::vector<std::string>>;
+
+struct SampledRun {
+  CommandResult result;
+  std::string report;
+};
+
+SampledRun Profile(const std::string& test_name, const std::vector<std::string>& prof_options,
+                   const std::vector<std::string>& command, int expected_exit = 0) {
+  SampledRun run;
+  run.report = MakeTempDir(test_name) + "/r.sqlite";
+  std::vector<std::string> argv = {ProfBinary(), "profile", "-t", "none", "-o", run.report};
+  argv.insert(argv.end(), prof_options.begin(), prof_options.end());
+  argv.insert(argv.end(), command.begin(), command.end());
+  run.result = RunCommand(argv);
+  INFO("prof stdout:\n" << run.result.out << "\nprof stderr:\n" << run.result.err);
+  REQUIRE(run.result.exit_code == expected_exit);
+  return run;
+}
+
+int64_t Count(const std::string& report, const std::string& sql) {
+  const Rows rows = QueryRows(report, sql);
+  REQUIRE(rows.size() == 1);
+  return std::atoll(rows[0][0].c_str());
+}
+
+// Samples of process `pid` (0: any) whose leaf frame is `function`.
+int64_t LeafSamples(const std::string& report, const std::string& function, int64_t pid = 0) {
+  return Count(
+      report,
+      "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN COMPOSITE_EVENTS s ON s.id = f.id "
+      "JOIN StringIds n ON n.id = f.symbol WHERE f.stackDepth = 0 AND n.value = '" +
+          function + "'" +
+          (pid == 0 ? "" : " AND s.globalTid / 16777216 % 16777216 = " + std::to_string(pid)));
+}
+
+// Checks the 70/30 split (within 5 points) and that the hot functions' stacks reach main.
+void CheckSplit(const std::string& report, int64_t pid = 0) {
+  const int64_t seventy = LeafSamples(report, "hot_seventy", pid);
+  const int64_t thirty = LeafSamples(report, "hot_thirty", pid);
+  INFO("hot_seventy " << seventy << ", hot_thirty " << thirty);
+  REQUIRE(seventy + thirty >= 200);
+  const double share = 100.0 * static_cast<double>(seventy) / static_cast<double>(seventy + thirty);
+  CHECK(share >= 65.0);
+  CHECK(share <= 75.0);
+  const int64_t through_main =
+      Count(report,
+            "SELECT count(DISTINCT leaf.id) FROM SAMPLING_CALLCHAINS leaf "
+            "JOIN StringIds l ON l.id = leaf.symbol AND l.value IN ('hot_seventy', 'hot_thirty') "
+            "JOIN SAMPLING_CALLCHAINS caller ON caller.id = leaf.id "
+            "JOIN StringIds c ON c.id = caller.symbol AND c.value = 'main' "
+            "WHERE leaf.stackDepth = 0");
+  CHECK(through_main * 100 >= (seventy + thirty) * 95);
+}
+
+TEST_CASE("frame-pointer stacks of a 70/30 program split within five points and reach main",
+          "[sampling]") {
+  const SampledRun run = Profile("sampling_fp", {"-s", "process-tree", "-b", "fp"},
+                                 {TestProgram("sampled_program_fp"), "split", "600"});
+  CheckSplit(run.report);
+  // 600 ms of CPU time at 1000 samples per second of it.
+  const int64_t samples = Count(run.report, "SELECT count(*) FROM COMPOSITE_EVENTS");
+  CHECK(samples >= 400);
+  CHECK(samples <= 800);
+  CHECK(Count(run.report, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE unwindMethod != 1") == 0);
+  // Every sample has its frames, numbered from the leaf without gaps.
+  CHECK(Count(run.report,
+              "SELECT count(*) FROM (SELECT id, max(stackDepth) + 1 = count(*) AS whole "
+              "FROM SAMPLING_CALLCHAINS GROUP BY id) WHERE whole") == samples);
+  // The end line counts them.
+  CHECK(run.result.err.find(" CPU samples") != std::string::npos);
+}
+
+TEST_CASE("DWARF unwinding of a program without frame pointers splits 70/30 and reaches main",
+          "[sampling]") {
+  const SampledRun run = Profile("sampling_dwarf", {"-s", "process-tree", "-b", "dwarf"},
+                                 {TestProgram("sampled_program_nofp"), "split", "600"});
+  CheckSplit(run.report);
+  CHECK(Count(run.report, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE unwindMethod != 6") == 0);
+}
+
+TEST_CASE("-b none keeps the sampled function only", "[sampling]") {
+  const SampledRun run = Profile("sampling_none", {"-s", "process-tree", "-b", "none"},
+                                 {TestProgram("sampled_program_nofp"), "split", "400"});
+  CHECK(Count(run.report, "SELECT max(stackDepth) FROM SAMPLING_CALLCHAINS") == 0);
+  const int64_t seventy = LeafSamples(run.report, "hot_seventy");
+  const int64_t thirty = LeafSamples(run.report, "hot_thirty");
+  REQUIRE(seventy + thirty >= 150);
+  CHECK(seventy > 2 * thirty);
+}
+
+TEST_CASE("a fork child is sampled under its own pid", "[sampling]") {
+  const SampledRun run = Profile("sampling_fork", {"-s", "process-tree"},
+                                 {TestProgram("sampled_program_fp"), "fork", "400"});
+  const size_t at = run.result.out.find("child=");
+  REQUIRE(at != std::string::npos);
+  const int64_t child = std::atoll(run.result.out.c_str() + at + 6);
+  const Rows pids = QueryRows(run.report,
+                              "SELECT DISTINCT globalTid / 16777216 % 16777216 FROM "
+                              "COMPOSITE_EVENTS ORDER BY 1");
+  REQUIRE(pids.size() == 2);
+  CheckSplit(run.report, child);
+}
+
+TEST_CASE("a program killed right after a CPU burst keeps its samples", "[sampling]") {
+  const SampledRun run = Profile("sampling_kill", {"-s", "process-tree"},
+                                 {TestProgram("sampled_program_fp"), "kill", "400"}, 128 + 9);
+  CheckSplit(run.report);
+}
+
+TEST_CASE("--cpuctxsw shows a sleeping thread switched out blocked and back in", "[sampling]") {
+  const SampledRun run = Profile("sampling_switches", {"--cpuctxsw", "process-tree"},
+                                 {TestProgram("sampled_program_fp"), "sleep"});
+  // -s none: switches without samples.
+  CHECK(Count(run.report, "SELECT count(*) FROM sqlite_master WHERE name = 'COMPOSITE_EVENTS'") ==
+        0);
+  const int64_t blocked = Count(run.report,
+                                "SELECT count(*) FROM SCHED_EVENTS WHERE isSchedIn = 0 AND "
+                                "threadState = 2 AND threadBlock = 1");
+  CHECK(blocked >= 20);
+  // Each thread's switches alternate out and in.
+  const Rows switches = QueryRows(
+      run.report, "SELECT globalTid, isSchedIn FROM SCHED_EVENTS ORDER BY globalTid, start");
+  for (size_t i = 1; i < switches.size(); ++i) {
+    if (switches[i][0] != switches[i - 1][0]) continue;
+    INFO("switch " << i);
+    CHECK(switches[i][1] != switches[i - 1][1]);
+  }
+}
+
+TEST_CASE("prof stats cpu_sample_sum names the hot function first", "[sampling]") {
+  const SampledRun run = Profile("sampling_stats", {"-s", "process-tree"},
+                                 {TestProgram("sampled_program_fp"), "split", "400"});
+  const CommandResult stats = RunCommand(
+      {ProfBinary(), "stats", "-q", "-r", "cpu_sample_sum", "--format", "csv", run.report});
+  INFO(stats.err);
+  REQUIRE(stats.exit_code == 0);
+  const size_t header_end = stats.out.find('\n', stats.out.find("Self (%)"));
+  REQUIRE(header_end != std::string::npos);
+  const std::string first =
+      stats.out.substr(header_end + 1, stats.out.find('\n', header_end + 1) - header_end - 1);
+  CHECK(first.find(",hot_seventy,") != std::string::npos);
+}
+
+TEST_CASE("sampling refused by the kernel leaves one warning and the rest traced", "[sampling]") {
+  setenv("PROF_PERF_EVENTS", "off", 1);
+  const SampledRun run = Profile("sampling_refused", {"-s", "process-tree"},
+                                 {TestProgram("sampled_program_fp"), "split", "50"});
+  unsetenv("PROF_PERF_EVENTS");
+  CHECK(run.result.err.find("prof: warning: CPU sampling is off: perf_event_open refused "
+                            "(PROF_PERF_EVENTS=off); tracing the rest\n") != std::string::npos);
+  CHECK(Count(run.report, "SELECT count(*) FROM sqlite_master WHERE name = 'COMPOSITE_EVENTS'") ==
+        0);
+}
+
+TEST_CASE("sampling options prof cannot honour are refused in one line", "[sampling]") {
+  const struct {
+    std::vector<std::string> options;
+    std::string error;
+  } cases[] = {
+      {{"-s", "system-wide"},
+       "--sample=system-wide is not supported: prof samples the program's process tree; prof "
+       "accepts --sample=process-tree|none"},
+      {{"--cpuctxsw", "all"},
+       "--cpuctxsw=all is not a scope; prof accepts "
+       "--cpuctxsw=process-tree|none"},
+      {{"-b", "lbr"},
+       "--backtrace=lbr is not supported: prof unwinds with frame pointers or DWARF; prof accepts "
+       "--backtrace=fp|dwarf|none"},
+      {{"--sampling-frequency", "0"},
+       "--sampling-frequency=0 is not a rate between 1 and 100000 samples per second"},
+      {{"--sampling-period", "500"},
+       "--sampling-period=500 is not a period in ns of CPU time between 10000 and 1000000000"},
+      {{"--sampling-frequency", "100", "--sampling-period", "1000000"},
+       "--sampling-frequency and --sampling-period set the same rate: give one"},
+  };
+  for (const auto& test : cases) {
+    std::vector<std::string> argv = {ProfBinary(), "profile", "-o",
+                                     MakeTempDir("sampling_refusals") + "/r"};
+    argv.insert(argv.end(), test.options.begin(), test.options.end());
+    argv.push_back("true");
+    const CommandResult result = RunCommand(argv);
+    INFO(test.error);
+    CHECK(result.exit_code == 1);
+    CHECK(result.err == "prof: error: " + test.error + "\n");
+  }
+}
+
+}  // namespace
