@@ -99,7 +99,7 @@ TEST_CASE("DWARF unwinding of a program without frame pointers splits 70/30 and 
   CHECK(Count(run.report, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE unwindMethod != 6") == 0);
 }
 
-TEST_CASE("-b none keeps the sampled function only", "[sampling]") {
+TEST_CASE("backtrace none keeps the sampled function only", "[sampling]") {
   const SampledRun run = Profile("sampling_none", {"-s", "process-tree", "-b", "none"},
                                  {TestProgram("sampled_program_nofp"), "split", "400"});
   CHECK(Count(run.report, "SELECT max(stackDepth) FROM SAMPLING_CALLCHAINS") == 0);
@@ -128,7 +128,7 @@ TEST_CASE("a program killed right after a CPU burst keeps its samples", "[sampli
   CheckSplit(run.report);
 }
 
-TEST_CASE("--cpuctxsw shows a sleeping thread switched out blocked and back in", "[sampling]") {
+TEST_CASE("context switch tracing shows a sleeping thread switched out blocked and back in", "[sampling]") {
   const SampledRun run = Profile("sampling_switches", {"--cpuctxsw", "process-tree"},
                                  {TestProgram("sampled_program_fp"), "sleep"});
   // -s none: switches without samples.
