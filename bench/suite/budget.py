@@ -59,6 +59,11 @@ def megabytes(mode, key):
     return lambda s: median(s, mode, key) / 1024
 
 
+def sampling_cost(mode, key="cpu_s"):
+    """CPU time sampling adds, over prof with nothing traced and no sampling."""
+    return lambda s: median(s, mode, key) / median(s, "prof", key) - 1
+
+
 LINES = (
     Line("launch_loop", "prof added / nsys added, us/iter", added_ratio("us_per_iter"), "<=", 0.25),
     Line("launch_loop", "prof added / no profiler, us/iter", over_plain("us_per_iter"), "<=", 0.10),
@@ -68,6 +73,16 @@ LINES = (
          ratio("prof", "report_bytes", "nsys", "sqlite_bytes"), "<=", 1.0),
     Line("train_loop", "prof added / no profiler, ms/step", over_plain("ms_per_step"), "<=", 0.02),
     Line("cuda_launches", "prof added / nsys added, us/launch", added_ratio("us_per_launch")),
+    Line("cpu_loop", "CPU sampling at 1 kHz, fp: added CPU time", sampling_cost("prof_sampling_fp"),
+         "<=", 0.02),
+    Line("cpu_loop", "CPU sampling at 1 kHz, dwarf: added CPU time",
+         sampling_cost("prof_sampling_dwarf")),
+    Line("cpu_loop", "nsys sampling (default): added CPU time", sampling_cost("nsys_sampling")),
+    Line("python_loop", "CPU sampling at 1 kHz, fp: added CPU time",
+         sampling_cost("prof_sampling_fp"), "<=", 0.02),
+    Line("python_loop", "CPU sampling at 1 kHz, dwarf: added CPU time",
+         sampling_cost("prof_sampling_dwarf")),
+    Line("python_loop", "nsys sampling (default): added CPU time", sampling_cost("nsys_sampling")),
     Line("nvtx_cpu", "prof added / nsys added, ns/pair", added_ratio("ns_per_pair"), "<=", 0.5),
     Line("nvtx_cpu", "prof added ns per push/pop pair", lambda s: added(s, "prof", "ns_per_pair")),
     Line("nvtx_paced", "prof added / nsys added, ns/pair", added_ratio("ns_per_pair"), "<=", 0.5),

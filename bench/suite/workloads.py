@@ -57,6 +57,28 @@ def prof(trace):
     return Mode("prof", ("prof",), command)
 
 
+def prof_sampling(backtrace):
+    """prof with CPU sampling at the default 1 kHz, nothing traced: the cost of sampling alone
+    (against prof("none"), prof with no sampling and nothing traced)."""
+    def command(tools, program, prefix):
+        report = prefix + ".sqlite"
+        argv = [tools.prof, "profile", "-t", "none", "-s", "process-tree", "-b", backtrace, "-q",
+                "-f", "true", "-o", prefix]
+        return Command(argv + program, report=report, sqlite=report)
+
+    return Mode(f"prof_sampling_{backtrace}", ("prof",), command)
+
+
+def nsys_sampling():
+    """nsys with its default CPU sampling and context switches, nothing traced."""
+    def command(tools, program, prefix):
+        argv = [tools.nsys, "profile", "--trace=none", "--sample=process-tree",
+                "--cpuctxsw=process-tree", "-f", "true", "-o", prefix]
+        return Command(argv + program, env=tools.nsys_env, report=prefix + ".nsys-rep")
+
+    return Mode("nsys_sampling", ("nsys",), command)
+
+
 def nsys(trace):
     # The same switches as bench/cuda_overhead/compare.sh: no CPU sampling or context switches,
     # which prof does not record either.
@@ -131,6 +153,17 @@ WORKLOADS = (
              ("uncontended_lock_ns", "contended_lock_ns", "pipe_rw_ns", "sleep_ns"),
              lambda tools, sizes: [tools.binary("osrt_cpu"), _pick(sizes, 1000000, 100000), "4"],
              (plain(), prof("osrt"), nsys("osrt"))),
+    Workload("cpu_loop", "CPU sampling's cost: a C loop with frame pointers, fixed work",
+             ("bin:cpu_loop",), ("cpu_s",),
+             lambda tools, sizes: [tools.binary("cpu_loop"), _pick(sizes, 600, 200)],
+             (plain(), prof("none"), prof_sampling("fp"), prof_sampling("dwarf"),
+              nsys_sampling())),
+    Workload("python_loop", "CPU sampling's cost: a pure-Python loop, fixed work",
+             (), ("cpu_s",),
+             lambda tools, sizes: [tools.python, os.path.join(WORKLOAD_DIR, "python_loop.py"),
+                                   _pick(sizes, 20, 8)],
+             (plain(), prof("none"), prof_sampling("fp"), prof_sampling("dwarf"),
+              nsys_sampling())),
     Workload("nvtx_events", "report end to end: NVTX ranges from 4 threads, paced",
              ("bin:nvtx_events",), ("emit_s",), _events_argv,
              (plain(), prof("nvtx"), nsys("nvtx"))),
