@@ -60,11 +60,13 @@ std::vector<std::unique_ptr<TableInserter>> InsertersOfKnownTables() {
 struct ThreadName {
   StringId name_id;
   int32_t priority;
+  bool from_sampling = false;  // the kernel's name; a stream's replaces it
 };
 
 struct ProcessName {
   uint32_t pid;
   std::string name;
+  bool from_sampling = false;  // the kernel's name; a stream's replaces it
 };
 
 }  // namespace
@@ -90,6 +92,17 @@ class ReportWriter::Impl {
   }
   void SetThreadName(int64_t global_tid, std::string_view name, int32_t priority) {
     thread_names_[global_tid] = ThreadName{InternString(name), priority};
+  }
+  void SetSampledName(int64_t global_pid, uint32_t pid, int64_t global_tid, std::string_view name) {
+    const auto thread = thread_names_.find(global_tid);
+    if (thread == thread_names_.end() || thread->second.from_sampling) {
+      thread_names_[global_tid] = ThreadName{InternString(name), 0, true};
+    }
+    if (global_pid == 0) return;
+    const auto process = processes_.find(global_pid);
+    if (process == processes_.end() || process->second.from_sampling) {
+      processes_[global_pid] = ProcessName{pid, std::string(name), true};
+    }
   }
   Status Commit();
   uint64_t RowsWaitingOnDisk() { return batches_.rows_waiting_on_disk(); }
@@ -289,6 +302,11 @@ void ReportWriter::AddProcess(int64_t global_pid, uint32_t pid, std::string_view
 
 void ReportWriter::SetThreadName(int64_t global_tid, std::string_view name, int32_t priority) {
   impl_->SetThreadName(global_tid, name, priority);
+}
+
+void ReportWriter::SetSampledName(int64_t global_pid, uint32_t pid, int64_t global_tid,
+                                  std::string_view name) {
+  impl_->SetSampledName(global_pid, pid, global_tid, name);
 }
 
 Status ReportWriter::Commit() { return impl_->Commit(); }

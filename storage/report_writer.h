@@ -93,6 +93,10 @@ class ReportWriter {
   // Adds or replaces the name of a thread (last name wins, like nsys's ThreadNames); written by
   // Finish().
   void SetThreadName(int64_t global_tid, std::string_view name, int32_t priority);
+  // The kernel's name of a thread prof sampled (and, with a non-zero global_pid, of its process),
+  // for the threads and processes no stream names: a name from a stream (SetThreadName,
+  // AddProcess) wins, before or after; a later kernel name replaces an earlier one.
+  void SetSampledName(int64_t global_pid, uint32_t pid, int64_t global_tid, std::string_view name);
 
   // Commits the open transaction and starts a new one.
   Status Commit();

@@ -11,6 +11,12 @@ constexpr int32_t kThreadStateInterruptible = 2;  // blocked: sleeping until som
 constexpr int32_t kThreadBlockUnknown = 1;
 constexpr int32_t kThreadBlockPreempted = 44;
 
+void Name(storage::ReportWriter* writer, const ThreadNaming& naming) {
+  const int64_t global_pid = naming.pid == naming.tid ? storage::GlobalPid(naming.pid) : 0;
+  writer->SetSampledName(global_pid, naming.pid, storage::GlobalTid(naming.pid, naming.tid),
+                        naming.name);
+}
+
 }  // namespace
 
 void CpuSampleRows::Write(const ResolvedSample& sample) {
@@ -56,10 +62,24 @@ void CpuSampleRows::Write(const ThreadSwitch& change) {
   writer->Add<storage::kSchedEventsTable>(row);
 }
 
+void CpuSampleRows::Write(const ThreadNaming& naming) {
+  std::vector<CaptureRouter::Report>& reports = router_->reports();
+  for (size_t i = 0; i < reports_named_ && i < reports.size(); ++i) {
+    Name(reports[i].writer.get(), naming);
+  }
+  names_.push_back(naming);
+}
+
 void CpuSampleRows::Import(CpuSampler* sampler) {
-  sampler->TakeReady(&samples_, &switches_);
-  for (const ResolvedSample& sample : samples_) Write(sample);
-  for (const ThreadSwitch& change : switches_) Write(change);
+  // Reports of windows opened since the last look get the names known so far.
+  std::vector<CaptureRouter::Report>& reports = router_->reports();
+  for (; reports_named_ < reports.size(); ++reports_named_) {
+    for (const ThreadNaming& naming : names_) Name(reports[reports_named_].writer.get(), naming);
+  }
+  sampler->TakeReady(&ready_);
+  for (const ThreadNaming& naming : ready_.names) Write(naming);
+  for (const ResolvedSample& sample : ready_.samples) Write(sample);
+  for (const ThreadSwitch& change : ready_.switches) Write(change);
 }
 
 }  // namespace prof::collector

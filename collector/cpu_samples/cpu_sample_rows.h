@@ -20,6 +20,8 @@ class CpuSampleRows {
 
   void Write(const ResolvedSample& sample);
   void Write(const ThreadSwitch& change);
+  // Names the thread in every report (and in reports of later windows) unless a stream did.
+  void Write(const ThreadNaming& naming);
   // Writes what `sampler` resolved since the last call.
   void Import(CpuSampler* sampler);
 
@@ -28,9 +30,10 @@ class CpuSampleRows {
  private:
   CaptureRouter* router_;
   uint64_t session_start_ns_;
-  int64_t next_id_ = 1;                  // COMPOSITE_EVENTS.id: unique across the session's reports
-  std::vector<ResolvedSample> samples_;  // scratch for Import
-  std::vector<ThreadSwitch> switches_;
+  int64_t next_id_ = 1;              // COMPOSITE_EVENTS.id: unique across the session's reports
+  SamplerOutput ready_;              // scratch for Import
+  std::vector<ThreadNaming> names_;  // every name so far, for reports created later
+  size_t reports_named_ = 0;         // reports that have every name in names_
 };
 
 }  // namespace prof::collector

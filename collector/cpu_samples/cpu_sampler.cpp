@@ -69,50 +69,58 @@ void CpuSampler::Run() {
   Publish();
 }
 
-void CpuSampler::TakeReady(std::vector<ResolvedSample>* samples,
-                           std::vector<ThreadSwitch>* switches) {
-  samples->clear();
-  switches->clear();
+void CpuSampler::TakeReady(SamplerOutput* out) {
+  out->clear();
   const std::lock_guard<std::mutex> lock(mutex_);
-  samples->swap(ready_samples_);
-  switches->swap(ready_switches_);
+  std::swap(*out, ready_);
 }
 
 void CpuSampler::Publish() {
-  if (pass_samples_.empty() && pass_switches_.empty()) return;
+  if (pass_.empty()) return;
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (ready_samples_.empty()) {
-    ready_samples_.swap(pass_samples_);
-  } else {
-    for (ResolvedSample& sample : pass_samples_) ready_samples_.push_back(std::move(sample));
+  if (ready_.empty()) {
+    std::swap(ready_, pass_);
+    return;
   }
-  ready_switches_.insert(ready_switches_.end(), pass_switches_.begin(), pass_switches_.end());
-  pass_samples_.clear();
-  pass_switches_.clear();
+  for (ResolvedSample& sample : pass_.samples) ready_.samples.push_back(std::move(sample));
+  ready_.switches.insert(ready_.switches.end(), pass_.switches.begin(), pass_.switches.end());
+  for (ThreadNaming& naming : pass_.names) ready_.names.push_back(std::move(naming));
+  pass_.clear();
 }
 
 void CpuSampler::OnSample(const perf::PerfSample& sample) {
   if (!options_.samples) return;
-  pass_samples_.emplace_back();
+  pass_.samples.emplace_back();
   resolver_.Resolve(sample, options_.backtrace, session_.attributes().sample_regs_user,
-                    &pass_samples_.back());
+                    &pass_.samples.back());
 }
 
 void CpuSampler::OnSwitch(const perf::PerfSwitch& change) {
   if (!options_.context_switches || change.cpu_wide) return;
-  pass_switches_.push_back({change.id.pid, change.id.tid, change.id.cpu, change.id.time_ns,
+  pass_.switches.push_back({change.id.pid, change.id.tid, change.id.cpu, change.id.time_ns,
                             !change.switch_out, change.preempted});
 }
 
 void CpuSampler::OnComm(const perf::PerfComm& comm) {
   if (comm.exec) resolver_.OnExec(comm.pid);
+  std::string& name = thread_names_[comm.tid];
+  if (name == comm.name) return;
+  name = std::string(comm.name);
+  pass_.names.push_back({comm.pid, comm.tid, name});
 }
 
 void CpuSampler::OnTask(const perf::PerfTask& task) {
-  // A new process (not a thread) starts with its parent's address space.
-  if (!task.exit && task.pid == task.tid && task.pid != task.ppid) {
-    resolver_.OnFork(task.pid, task.ppid);
+  if (task.exit) {
+    thread_names_.erase(task.tid);
+    return;
   }
+  // A new process (not a thread) starts with its parent's address space.
+  if (task.pid == task.tid && task.pid != task.ppid) resolver_.OnFork(task.pid, task.ppid);
+  // A new thread or process has its creator's name until it changes it.
+  const auto creator = thread_names_.find(task.ptid);
+  if (creator == thread_names_.end()) return;
+  thread_names_[task.tid] = creator->second;
+  pass_.names.push_back({task.pid, task.tid, creator->second});
 }
 
 void CpuSampler::OnMmap(const perf::PerfMmap& mmap) { resolver_.OnMmap(mmap); }

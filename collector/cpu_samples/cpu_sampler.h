@@ -19,6 +19,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "collector/cpu_samples/sample_resolver.h"
@@ -38,6 +39,28 @@ struct ThreadSwitch {
   bool preempted = false;
 };
 
+// The kernel's name of a thread (its comm: inherited at clone, changed by exec and
+// prctl(PR_SET_NAME)), for the threads and processes that no stream names.
+struct ThreadNaming {
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  std::string name;
+};
+
+// What the sampler resolved since the collector thread last looked.
+struct SamplerOutput {
+  std::vector<ResolvedSample> samples;
+  std::vector<ThreadSwitch> switches;
+  std::vector<ThreadNaming> names;
+
+  bool empty() const { return samples.empty() && switches.empty() && names.empty(); }
+  void clear() {
+    samples.clear();
+    switches.clear();
+    names.clear();
+  }
+};
+
 class CpuSampler : private perf::PerfRecordSink {
  public:
   static StatusOr<std::unique_ptr<CpuSampler>> Open(pid_t held_child,
@@ -51,8 +74,8 @@ class CpuSampler : private perf::PerfRecordSink {
 
   void Stop();
 
-  // Moves the samples and switches resolved so far into the vectors (cleared first).
-  void TakeReady(std::vector<ResolvedSample>* samples, std::vector<ThreadSwitch>* switches);
+  // Moves what was resolved so far into *out (cleared first).
+  void TakeReady(SamplerOutput* out);
 
   // Samples the kernel dropped because a ring was full (perf's LOST records).
   uint64_t lost_samples() const { return lost_samples_.load(std::memory_order_relaxed); }
@@ -72,15 +95,15 @@ class CpuSampler : private perf::PerfRecordSink {
 
   perf::PerfSession session_;
   SamplingOptions options_;
-  SampleResolver resolver_;  // prof-sampler only
-  std::vector<ResolvedSample> pass_samples_;
-  std::vector<ThreadSwitch> pass_switches_;
+  // prof-sampler only:
+  SampleResolver resolver_;
+  std::unordered_map<uint32_t, std::string> thread_names_;  // by tid
+  SamplerOutput pass_;                                      // this drain pass's
 
   std::atomic<bool> stopping_{false};
   int wake_fd_ = -1;  // an eventfd: Stop() wakes the sampler's poll with it
   std::mutex mutex_;
-  std::vector<ResolvedSample> ready_samples_;  // guarded by mutex_
-  std::vector<ThreadSwitch> ready_switches_;   // guarded by mutex_
+  SamplerOutput ready_;  // guarded by mutex_
   std::atomic<uint64_t> lost_samples_{0};
   std::thread thread_;
 };

@@ -6,15 +6,15 @@
 #     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc && cmake --build build-gpu -j2
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
-# GPU_CHECKS (default "cuda torch training dataloader abrupt spawn memory capture analyze libraries bench") picks
-# sections.
+# GPU_CHECKS (default "cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling
+# bench") picks sections.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries bench}
+sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling bench}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -134,6 +134,36 @@ for label, path in (("prof", sys.argv[1]), ("nsys", sys.argv[2])):
 PY
 }
 
+# nvtx_enclosure: NVTX push/pop ranges stamped with the CPU's counter (issue 29,
+# collector/counter_clock.h; only where the kernel's clocksource is that counter) still enclose the
+# CUDA calls made inside them: launch_loop.py (one kernel launch in each "step" range) under
+# prof -t cuda,nvtx with the counter clock, then with PROF_NVTX_CLOCK=monotonic (the old clock):
+# both exact, and the same enclosure counts.
+nvtx_enclosure() {
+  local iterations=5000 warmup=500 clock assign rc summary counter_counts="" monotonic_counts=""
+  local clocksource; clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+  echo "== NVTX ranges around CUDA calls, counter clock vs PROF_NVTX_CLOCK=monotonic" \
+    "(launch_loop.py $iterations $warmup; clocksource $clocksource)"
+  for clock in counter monotonic; do
+    assign=""; [ "$clock" = monotonic ] && assign=PROF_NVTX_CLOCK=monotonic
+    env $assign "$prof" profile -t cuda,nvtx -f true -o "$work/enclosure_$clock" \
+      python3 bench/cuda_overhead/launch_loop.py "$iterations" "$warmup" > "$work/enclosure_$clock.out" 2>&1
+    rc=$?
+    python3 tests/gpu/check_nvtx_enclosure.py "$work/enclosure_$clock.sqlite" step $((iterations + warmup)) \
+      > "$work/enclosure_$clock.check" 2>&1
+    [ $? -eq 0 ] && [ $rc -eq 0 ]
+    check "nvtx clock $clock: ranges enclose their CUDA calls" $? "exit $rc; $(summary_of "$work/enclosure_$clock.check")"
+    cat "$work/enclosure_$clock.check"; tail -2 "$work/enclosure_$clock.out"
+    summary=$(grep -o 'enclosed=[0-9]* api_enclosed=[0-9]*' "$work/enclosure_$clock.check")
+    if [ "$clock" = counter ]; then counter_counts=$summary; else monotonic_counts=$summary; fi
+  done
+  local stamped; stamped=$(grep -m1 '^NVTX clock' "$work/enclosure_counter.check")
+  info "nvtx clock: host clocksource $clocksource" "default run: ${stamped:-no report}"
+  [ -n "$counter_counts" ] && [ "$counter_counts" = "$monotonic_counts" ]
+  check "nvtx clock: counter and monotonic give the same enclosure" $? \
+    "counter: ${counter_counts:-none}; monotonic: ${monotonic_counts:-none}"
+}
+
 if [[ " $sections " == *" cuda "* ]]; then
   echo "== CUDA test programs"
   for program in cuda_streams cuda_graph cuda_threads; do cuda_program "$program"; done
@@ -147,6 +177,7 @@ if [[ " $sections " == *" torch "* ]]; then
   check "torch_mix: same kernels, copies, memsets, NVTX as nsys" $? "$(summary_of "$work/torch_mix.cmp")"
   cat "$work/torch_mix.cmp"
   nvidia_stats_agree torch_mix "$work/torch_mix.prof.sqlite"
+  nvtx_enclosure
 fi
 
 if [[ " $sections " == *" training "* ]]; then
@@ -347,6 +378,48 @@ if [[ " $sections " == *" libraries "* ]]; then
     "$(summary_of "$work/lib.check")"
   cat "$work/lib.out" "$work/lib.check"
   head -8 "$work/lib_cuda_api_py_sum.csv"
+fi
+
+if [[ " $sections " == *" sampling "* ]]; then
+  # CPU sampling from the launcher (issue 26, perf_event_open) beside CUDA/CUPTI: torch_mix.py
+  # under -t cuda,nvtx without -s, then with -s process-tree -b fp and -b dwarf (timeout: no
+  # deadlock). Where the runtime refuses perf_event_open, prof warns and traces the rest: INFO.
+  paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo unknown)
+  echo "== CPU sampling with CUDA (torch_mix.py; perf_event_paranoid $paranoid)"
+  info "sampling: host" "perf_event_paranoid $paranoid; $(nproc) CPUs; kernel $(uname -r)"
+  torch_mix=tests/data/nsys-torch_mix/torch_mix.py
+  timeout 300 "$prof" profile -t cuda,nvtx -f true -o "$work/sampling_off" python3 "$torch_mix" \
+    > "$work/sampling_off.out" 2>&1
+  echo "without -s: exit $?; $(grep '^done' "$work/sampling_off.out")"
+  for backtrace in fp dwarf; do
+    name=sampling_$backtrace
+    t0=$(seconds)
+    timeout 300 "$prof" profile -t cuda,nvtx -s process-tree -b "$backtrace" -f true -o "$work/$name" \
+      python3 "$torch_mix" > "$work/$name.out" 2>&1
+    rc=$?; t1=$(seconds)
+    echo "-- -b $backtrace: exit $rc in $(elapsed "$t0" "$t1") s"; tail -4 "$work/$name.out"
+    refused=""
+    if grep -q "CPU sampling is off" "$work/$name.out"; then
+      refused=--refused
+      info "sampling -b $backtrace: perf_event_open refused" "$(grep -m1 'CPU sampling is off' "$work/$name.out" | cut -c1-150)"
+    fi
+    python3 tests/gpu/check_sampling_report.py $refused "$work/$name.sqlite" "$work/sampling_off.sqlite" \
+      "$work/$name.out" > "$work/$name.check" 2>&1
+    [ $? -eq 0 ] && [ $rc -eq 0 ]
+    check "sampling -b $backtrace: exit 0, output intact, samples, kernels as without -s" $? \
+      "exit $rc; $(summary_of "$work/$name.check")"
+    cat "$work/$name.check"
+    "$prof" stats -r cpu_sample_sum "$work/$name.sqlite" > "$work/$name.cpu_sample_sum.txt" 2>&1
+    stats_rc=$?
+    echo "prof stats -r cpu_sample_sum (exit $stats_rc), first 15 lines:"; head -15 "$work/$name.cpu_sample_sum.txt"
+    rows=$("$prof" stats -q -r cpu_sample_sum -f csv "$work/$name.sqlite" 2>/dev/null | tail -n +2 | grep -c .)
+    if [ -n "$refused" ]; then
+      info "sampling -b $backtrace: cpu_sample_sum" "exit $stats_rc, $rows rows (sampling refused)"
+    else
+      [ $stats_rc -eq 0 ] && [ "$rows" -gt 0 ]
+      check "sampling -b $backtrace: prof stats -r cpu_sample_sum prints rows" $? "exit $stats_rc, $rows rows"
+    fi
+  done
 fi
 
 if [[ " $sections " == *" bench "* ]]; then
