@@ -101,18 +101,21 @@ struct Run {
 };
 
 // Runs the sampled program with `args` under a SessionServer, the sampler at `hz`, until it has
-// exited and every stream has ended.
-Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::string& dir) {
+// exited and every stream has ended. `with_osrt`: the OS-runtime tracer is preloaded and on too
+// (its pthread_create then follows libprof_core's).
+Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::string& dir,
+               bool with_osrt = false) {
   auto listening = SessionServer::Listen(prof::protocol::MonotonicNowNs());
   REQUIRE(listening.ok());
   std::unique_ptr<SessionServer> server = std::move(listening).value();
   prof::protocol::InjectionSettings settings;
   settings.timer_sampling_hz = hz;
+  if (with_osrt) settings.trace_flags = prof::protocol::kTraceOsrt;
   REQUIRE(server->socket_path().size() < sizeof(settings.socket_path));
   std::strcpy(settings.socket_path, server->socket_path().c_str());
 
   std::vector<std::string> environment = {
-      "LD_PRELOAD=" PROF_CORE_LIBRARY,
+      std::string("LD_PRELOAD=") + PROF_CORE_LIBRARY + (with_osrt ? ":" PROF_OSRT_LIBRARY : ""),
       std::string(prof::protocol::kSettingsEnvVar) + "=" + EncodeSettings(settings)};
   for (char** variable = environ; *variable != nullptr; ++variable) {
     if (std::strncmp(*variable, "LD_PRELOAD=", 11) != 0 &&
@@ -240,6 +243,21 @@ TEST_CASE("two threads burning 70 30 are sampled in proportion to their CPU time
   }
   // The burn loops are where the threads spend their time.
   CHECK(in_hot >= 0.9 * static_cast<double>(seventy.size() + thirty.size()));
+}
+
+TEST_CASE("with the OS-runtime tracer preloaded too both threads are still sampled",
+          "[timer_sampling]") {
+  const uint32_t hz = 1000;
+  const Run run = RunSampled(hz, {"split"}, prof::test::MakeTempDir("timer_split_osrt"), true);
+  REQUIRE(run.status == 0);
+  const uint32_t pid = run.collected->pids.at(0);
+  const auto seventy = run.SamplesOf(pid, static_cast<uint32_t>(run.Value("tid_seventy")));
+  const auto thirty = run.SamplesOf(pid, static_cast<uint32_t>(run.Value("tid_thirty")));
+  INFO("seventy " << seventy.size() << ", thirty " << thirty.size());
+  CHECK(seventy.size() >= 0.5 * Expected(run.Value("cpu_seventy"), hz));
+  CHECK(thirty.size() >= 0.5 * Expected(run.Value("cpu_thirty"), hz));
+  // The OS-runtime records are there too (unknown to this test's dispatcher).
+  CHECK(run.collected->dispatcher.unknown_records() > 0);
 }
 
 TEST_CASE("a fork child burning CPU is sampled under its own pid", "[timer_sampling]") {
