@@ -6,12 +6,18 @@
 
 namespace prof::collector {
 
-StreamImporter::StreamImporter(storage::ReportWriter* writer)
-    : writer_(writer), processes_(writer), osrt_(writer), nvtx_(writer), cuda_(writer) {
+StreamImporter::StreamImporter(storage::ReportWriter* writer, CpuSampleSink* cpu_samples)
+    : writer_(writer),
+      processes_(writer),
+      osrt_(writer),
+      nvtx_(writer),
+      cuda_(writer),
+      timer_samples_(cpu_samples) {
   processes_.RegisterHandlers(&dispatcher_);
   osrt_.RegisterHandlers(&dispatcher_);
   nvtx_.RegisterHandlers(&dispatcher_);
   cuda_.RegisterHandlers(&dispatcher_);
+  timer_samples_.RegisterHandlers(&dispatcher_);
 }
 
 void StreamImporter::OnStreamStart(const protocol::RecordHeader& hello, ProcessStream* process) {
@@ -43,7 +49,9 @@ DataProblemCounts StreamImporter::DataProblems() const {
   counts[DataProblem::kCudaDroppedRecords] = cuda_.dropped_records();
   counts[DataProblem::kCpuSamplesLost] = lost_cpu_samples_;
   counts[DataProblem::kUnknownRecords] = dispatcher_.unknown_records();
-  counts[DataProblem::kMalformedRecords] = dispatcher_.malformed_records();
+  // A CPU sample whose size does not match its frame count is malformed in the same sense.
+  counts[DataProblem::kMalformedRecords] =
+      dispatcher_.malformed_records() + timer_samples_.malformed_records();
   counts[DataProblem::kNvtxUnreadableRecords] = nvtx.malformed_records;
   counts[DataProblem::kNvtxUnmatchedRangeEnds] = nvtx.unmatched_range_ends;
   counts[DataProblem::kCudaUnreadableRecords] = cuda.malformed_records;

@@ -12,14 +12,17 @@
 #include "collector/osrt_tracker.h"
 #include "collector/process_tracker.h"
 #include "collector/record_dispatcher.h"
+#include "collector/sample_sink.h"
 #include "collector/session_server.h"
+#include "collector/timer_sample_tracker.h"
 #include "storage/report_writer.h"
 
 namespace prof::collector {
 
 class StreamImporter : public StreamSink {
  public:
-  explicit StreamImporter(storage::ReportWriter* writer);
+  // `cpu_samples`: where the program's own CPU samples go (kCpuSample); null: only counted.
+  explicit StreamImporter(storage::ReportWriter* writer, CpuSampleSink* cpu_samples = nullptr);
 
   void OnStreamStart(const protocol::RecordHeader& hello, ProcessStream* process) override;
   void OnRecord(const ProcessStream& process, const protocol::RecordHeader& record) override;
@@ -46,6 +49,7 @@ class StreamImporter : public StreamSink {
   OsrtTracker osrt_;
   NvtxTracker nvtx_;
   CudaTracker cuda_;
+  TimerSampleTracker timer_samples_;
   uint64_t broken_streams_ = 0;
   uint64_t lost_cpu_samples_ = 0;
 };

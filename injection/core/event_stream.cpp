@@ -33,6 +33,7 @@
 #include "injection/core/ring_pool.h"
 #include "injection/core/static_program.h"
 #include "injection/core/stream_connection.h"
+#include "injection/core/timer_sampler.h"
 
 namespace prof::injection {
 namespace {
@@ -179,6 +180,7 @@ void AfterForkInChild() {
   pthread_setspecific(g_thread_exit_key, nullptr);  // the parent's ring is not this thread's
   ForgetInheritedRings();
   StartStream();
+  RestartTimerSamplingInChild(g_enabled.load());
   --t_internal_depth;
 }
 
@@ -280,11 +282,13 @@ __attribute__((constructor)) void StartAtLoad() {
   pthread_atfork(BeforeFork, AfterForkInParent, AfterForkInChild);
   MapCapturePage(g_settings.socket_path);
   StartStream();
+  if (g_enabled.load()) StartTimerSampling(g_settings.timer_sampling_hz);
 }
 
 __attribute__((destructor)) void StopAtExit() {
   if (!g_enabled.load() || getpid() != g_stream_pid) return;
   ScopedInternalCall internal;
+  StopTimerSampling();  // no sample follows the exit record
   // The exit record tells the launcher that nothing follows, so it drains the rings at once. The
   // socket stays open: the kernel closes it once the last thread is gone, which tells the launcher
   // that no record can be half written any more.

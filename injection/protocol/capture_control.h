@@ -149,6 +149,7 @@ constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
     case RecordKind::kCudaGraphEvent:
     case RecordKind::kCudaSync:
     case RecordKind::kCudaEvent:
+    case RecordKind::kCpuSample:
       return CaptureRole::kProgramEvent;
     case RecordKind::kCudaKernel:
     case RecordKind::kCudaMemcpy:

@@ -40,6 +40,9 @@ struct InjectionSettings {
   // NVTX push/pop ranges are stamped with the CPU counter (kNvtxPushPopRangeTicks) instead of
   // CLOCK_MONOTONIC; the launcher converts. Set only where the kernel keeps time with that counter.
   bool nvtx_counter_time = false;
+  // The fallback CPU sampler (perf_event_open refused): libprof_core samples each thread of the
+  // process at this rate of its CPU time (kCpuSample records); 0 = off.
+  uint32_t timer_sampling_hz = 0;
   char socket_path[108] = {};  // sun_path of the launcher's listening Unix socket
 
   bool traces(TraceFlag flag) const { return (trace_flags & flag) != 0; }
@@ -53,6 +56,7 @@ inline std::string EncodeSettings(const InjectionSettings& settings) {
   out += ";cuda_memory_usage=" + std::to_string(settings.cuda_memory_usage ? 1 : 0);
   out += ";python_backtrace=" + std::to_string(settings.python_backtrace ? 1 : 0);
   out += ";nvtx_counter_time=" + std::to_string(settings.nvtx_counter_time ? 1 : 0);
+  out += ";timer_sampling_hz=" + std::to_string(settings.timer_sampling_hz);
   out += ";socket=";
   out += settings.socket_path;  // last: a path may contain ';' or '='
   return out;
@@ -110,6 +114,9 @@ inline bool DecodeSettings(const char* text, InjectionSettings* out) {
     } else if (key == "nvtx_counter_time") {
       if (number > 1) return false;
       parsed.nvtx_counter_time = number == 1;
+    } else if (key == "timer_sampling_hz") {
+      if (number > UINT32_MAX) return false;
+      parsed.timer_sampling_hz = static_cast<uint32_t>(number);
     }
   }
   if (!version_ok || !have_socket) return false;

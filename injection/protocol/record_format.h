@@ -77,6 +77,8 @@ enum class RecordKind : uint16_t {
   kCudaMemory = 80,
   kCudaPythonStack = 81,
   kCudaApiCallWithStack = 82,
+  // CPU sampling: 128..143, structs in sample_records.h.
+  kCpuSample = 128,
 };
 
 struct RecordHeader {

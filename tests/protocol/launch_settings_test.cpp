@@ -15,11 +15,13 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   settings.cuda_memory_usage = true;
   settings.python_backtrace = true;
   settings.nvtx_counter_time = true;
+  settings.timer_sampling_hz = 997;
   std::strcpy(settings.socket_path, "/tmp/prof-a;b=c/stream.sock");
   const std::string encoded = EncodeSettings(settings);
   CHECK(encoded ==
         "v=1;trace=6;osrt_threshold_ns=12345;cuda_graph_trace=1;"
-        "cuda_memory_usage=1;python_backtrace=1;nvtx_counter_time=1;socket=/tmp/prof-a;b=c/"
+        "cuda_memory_usage=1;python_backtrace=1;nvtx_counter_time=1;timer_sampling_hz=997;"
+        "socket=/tmp/prof-a;b=c/"
         "stream.sock");
 
   InjectionSettings decoded;
@@ -29,6 +31,7 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   CHECK(decoded.cuda_graph_trace == prof::protocol::CudaGraphTrace::kNode);
   CHECK(decoded.cuda_memory_usage);
   CHECK(decoded.nvtx_counter_time);
+  CHECK(decoded.timer_sampling_hz == 997);
   CHECK(std::string(decoded.socket_path) == "/tmp/prof-a;b=c/stream.sock");
   CHECK(decoded.traces(prof::protocol::kTraceOsrt));
   CHECK_FALSE(decoded.traces(prof::protocol::kTraceCuda));
@@ -44,6 +47,7 @@ TEST_CASE("settings of another version - malformed or absent leave the injection
   CHECK_FALSE(DecodeSettings("garbage", &decoded));
   CHECK_FALSE(DecodeSettings("v=1;trace=1;cuda_graph_trace=2;socket=/x", &decoded));
   CHECK_FALSE(DecodeSettings("v=1;trace=1;cuda_memory_usage=2;socket=/x", &decoded));
+  CHECK_FALSE(DecodeSettings("v=1;trace=1;timer_sampling_hz=4294967296;socket=/x", &decoded));
   CHECK(decoded.trace_flags == 99);  // untouched on failure
 }
 

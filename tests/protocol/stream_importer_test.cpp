@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "collector/sample_sink.h"
+#include "injection/protocol/sample_records.h"
 #include "storage/global_id.h"
 #include "storage/report_writer.h"
 #include "tests/protocol/stream_bytes.h"
@@ -31,12 +33,13 @@ const RecordHeader& Header(const Record& record) {
 
 // An importer writing to a fresh report, with the stream of process 1234 started.
 struct ImporterFixture {
-  explicit ImporterFixture(const std::string& test_name)
+  explicit ImporterFixture(const std::string& test_name,
+                           prof::collector::CpuSampleSink* cpu_samples = nullptr)
       : path(prof::test::MakeTempDir(test_name) + "/r.sqlite") {
     auto created = prof::storage::ReportWriter::Create(path);
     REQUIRE(created.ok());
     writer = std::move(created).value();
-    importer = std::make_unique<StreamImporter>(writer.get());
+    importer = std::make_unique<StreamImporter>(writer.get(), cpu_samples);
     process.stream_id = 1;
     const std::vector<char> hello = prof::test::Hello(1234, "worker");
     alignas(8) char aligned_hello[64] = {};
@@ -118,4 +121,28 @@ TEST_CASE("a process whose rings could not be made is reported, not silently emp
   CHECK(fixture.Finish("SELECT text FROM DIAGNOSTIC_EVENT") ==
         Rows{{"prof could not read this process's records: no shared memory for them (No space "
               "left on device)"}});
+}
+
+TEST_CASE("the program's own CPU samples reach the importer's sample sink", "[importer]") {
+  struct CountingSink : prof::collector::CpuSampleSink {
+    void OnCpuSample(const prof::collector::RawCpuSample& sample) override {
+      pids.push_back(sample.pid);
+      frames.push_back(sample.ip_count);
+    }
+    std::vector<uint32_t> pids;
+    std::vector<size_t> frames;
+  } sink;
+  ImporterFixture fixture("importer_cpu_samples", &sink);
+  struct {
+    CpuSampleRecord record;
+    uint64_t ips[2];
+  } sample{};
+  sample.record.header = {RecordKind::kCpuSample, sizeof(sample), 7, 100};
+  sample.record.frame_count = 2;
+  fixture.importer->OnRecord(fixture.process, Header(sample));
+  sample.record.frame_count = 3;  // more frames than the record holds
+  fixture.importer->OnRecord(fixture.process, Header(sample));
+  CHECK(sink.pids == std::vector<uint32_t>{1234});
+  CHECK(sink.frames == std::vector<size_t>{2});
+  CHECK(fixture.importer->DataProblems()[DataProblem::kMalformedRecords] == 1);
 }

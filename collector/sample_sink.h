@@ -1,0 +1,29 @@
+// Where CPU samples go once decoded, whichever way they were taken (perf_event_open in the
+// launcher, or the program's own fallback sampler: collector/timer_sample_tracker.h).
+//
+// Called on the collector thread only. `ips` points into the record being decoded: valid only
+// during the call, leaf first (the leaf is the sampled pc, the rest return addresses).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace prof::collector {
+
+struct RawCpuSample {
+  uint32_t pid;
+  uint32_t tid;
+  uint32_t cpu;      // UINT32_MAX when unknown
+  uint64_t time_ns;  // CLOCK_MONOTONIC
+  const uint64_t* ips;
+  size_t ip_count;
+  bool truncated;  // the chain went on past what was recorded, or left the stack
+};
+
+class CpuSampleSink {
+ public:
+  virtual ~CpuSampleSink() = default;
+  virtual void OnCpuSample(const RawCpuSample& sample) = 0;
+};
+
+}  // namespace prof::collector

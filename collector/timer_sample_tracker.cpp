@@ -1,0 +1,44 @@
+#include "collector/timer_sample_tracker.h"
+
+#include <cstring>
+
+#include "injection/protocol/sample_records.h"
+
+namespace prof::collector {
+
+void TimerSampleTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
+  dispatcher->Register(protocol::RecordKind::kCpuSample, sizeof(protocol::CpuSampleRecord),
+                       [this](const ProcessStream& process, const protocol::RecordHeader& record) {
+                         OnSample(process, record);
+                       });
+}
+
+void TimerSampleTracker::OnSample(const ProcessStream& process,
+                                  const protocol::RecordHeader& record) {
+  protocol::CpuSampleRecord sample;
+  std::memcpy(&sample, &record, sizeof(sample));
+  if (sample.frame_count > protocol::kMaxSampleFrames ||
+      record.size != sizeof(sample) + sample.frame_count * sizeof(uint64_t)) {
+    ++malformed_records_;
+    return;
+  }
+  ++samples_;
+  if (sink_ == nullptr) return;
+  // The frames follow the fixed struct; copied out rather than read in place, which would rely on
+  // the decoder's buffer keeping records 8-aligned.
+  std::vector<uint64_t>& ips = ips_;
+  ips.resize(sample.frame_count);
+  std::memcpy(ips.data(), reinterpret_cast<const char*>(&record) + sizeof(sample),
+              ips.size() * sizeof(uint64_t));
+  RawCpuSample raw;
+  raw.pid = process.pid;
+  raw.tid = sample.header.tid;
+  raw.cpu = sample.cpu;
+  raw.time_ns = sample.header.timestamp_ns;
+  raw.ips = ips.data();
+  raw.ip_count = ips.size();
+  raw.truncated = sample.truncated != 0;
+  sink_->OnCpuSample(raw);
+}
+
+}  // namespace prof::collector

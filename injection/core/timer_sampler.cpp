@@ -1,0 +1,266 @@
+// The fallback CPU sampler (timer_sampler.h): per-thread CPU-time timers, a real-time signal and
+// a frame-pointer walk in its handler.
+//
+// Async-signal safety: the handler (OnSampleSignal) reads only initial-exec thread-locals, its
+// ucontext and the interrupted thread's own stack (frame_walk.h), makes no call that allocates or
+// locks, keeps errno, and emits through EmitRecordWithText, which is async-signal-safe (a sample
+// that interrupted its thread's own Emit is dropped and counted as a dropped record).
+#include "injection/core/timer_sampler.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+
+#include "injection/core/event_stream.h"
+#include "injection/core/frame_walk.h"
+#include "injection/protocol/sample_records.h"
+
+namespace prof::injection {
+namespace {
+
+// Candidates for the sampling signal, as offsets below SIGRTMAX: high enough to stay clear of
+// glibc's own (SIGRTMIN-2, SIGRTMIN-1) and of the low SIGRTMIN+n that programs tend to use. The
+// first whose disposition is still SIG_DFL at start is taken; when the program handles all of
+// them, nothing is sampled.
+constexpr int kSignalOffsets[] = {7, 6, 5, 4};
+
+// A tick can deliver one signal for several periods of CPU time (the kernel checks CPU-time timers
+// at its scheduler tick, CONFIG_HZ, so a period shorter than a tick expires several times between
+// two checks: si_overrun counts the extra ones). The sample is emitted once per period, so that
+// counts stay CPU time x rate, up to this many copies per signal (a signal delayed for long, e.g.
+// while the program blocked it, does not turn into thousands of copies).
+constexpr int kMaxCopiesPerSignal = 16;
+
+int g_signal = 0;  // 0: sampling is off (never started, or no free signal)
+uint64_t g_period_ns = 0;
+std::atomic<bool> g_sampling{false};  // samples are emitted (cleared at exit)
+pthread_key_t g_timer_key;            // its destructor deletes an exiting thread's timer
+
+thread_local int t_timer_id __attribute__((tls_model("initial-exec"))) = -1;
+thread_local uintptr_t t_stack_low __attribute__((tls_model("initial-exec"))) = 0;
+thread_local uintptr_t t_stack_high __attribute__((tls_model("initial-exec"))) = 0;
+
+class ErrnoKept {
+ public:
+  ErrnoKept() : saved_(errno) {}
+  ~ErrnoKept() { errno = saved_; }
+  ErrnoKept(const ErrnoKept&) = delete;
+  ErrnoKept& operator=(const ErrnoKept&) = delete;
+
+ private:
+  int saved_;
+};
+
+struct Registers {
+  uintptr_t pc = 0;
+  uintptr_t fp = 0;
+  uintptr_t sp = 0;
+};
+
+Registers RegistersOf(const void* context) {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  Registers registers;
+#if defined(__x86_64__)
+  registers.pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  registers.fp = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RBP]);
+  registers.sp = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  registers.pc = static_cast<uintptr_t>(uc->uc_mcontext.pc);
+  registers.fp = static_cast<uintptr_t>(uc->uc_mcontext.regs[29]);
+  registers.sp = static_cast<uintptr_t>(uc->uc_mcontext.sp);
+#endif
+  return registers;
+}
+
+void TakeSample(const siginfo_t* info, const void* context) {
+  struct {
+    protocol::CpuSampleRecord record;
+    uint64_t ips[protocol::kMaxSampleFrames];
+  } sample;
+  const Registers registers = RegistersOf(context);
+  const WalkResult walk =
+      WalkFramePointers(registers.pc, registers.fp, registers.sp, {t_stack_low, t_stack_high},
+                        sample.ips, protocol::kMaxSampleFrames);
+  sample.record = {};
+  sample.record.header.kind = protocol::RecordKind::kCpuSample;
+  sample.record.header.timestamp_ns = MonotonicNowNs();
+  const int cpu = sched_getcpu();  // rseq or the vDSO: no system call, no lock
+  sample.record.cpu = cpu >= 0 ? static_cast<uint32_t>(cpu) : UINT32_MAX;
+  sample.record.frame_count = static_cast<uint16_t>(walk.count);
+  sample.record.truncated = walk.truncated ? 1 : 0;
+  const int overrun = info->si_overrun > 0 ? info->si_overrun : 0;
+  const int copies = overrun < kMaxCopiesPerSignal ? overrun + 1 : kMaxCopiesPerSignal;
+  for (int i = 0; i < copies; ++i) {
+    EmitRecordWithText(&sample.record.header, sizeof(sample.record),
+                       reinterpret_cast<const char*>(sample.ips), walk.count * sizeof(uint64_t));
+  }
+}
+
+// Async-signal-safe (see the top of this file). Signals of the same number that no timer sent
+// (kill, sigqueue from elsewhere) are ignored.
+void OnSampleSignal(int /*signal*/, siginfo_t* info, void* context) {
+  const int saved_errno = errno;
+  if (info != nullptr && info->si_code == SI_TIMER && g_sampling.load(std::memory_order_relaxed)) {
+    TakeSample(info, context);
+  }
+  errno = saved_errno;
+}
+
+// The calling thread's stack, learned once per thread in normal context (pthread_getattr_np
+// allocates, and reads /proc/self/maps for the main thread), never in the handler.
+void LearnStackBounds() {
+  if (t_stack_high != 0) return;
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return;
+  void* address = nullptr;
+  size_t size = 0;
+  if (pthread_attr_getstack(&attributes, &address, &size) == 0 && address != nullptr) {
+    t_stack_low = reinterpret_cast<uintptr_t>(address);
+    t_stack_high = t_stack_low + size;
+  }
+  pthread_attr_destroy(&attributes);
+}
+
+void DisarmThisThread() {
+  if (t_timer_id < 0) return;
+  syscall(SYS_timer_delete, t_timer_id);
+  t_timer_id = -1;
+}
+
+// A thread's timer, armed on its own CPU-time clock and aimed at the thread itself.
+void ArmThisThread() {
+  if (g_signal == 0 || t_timer_id >= 0) return;
+  const ErrnoKept errno_kept;
+  const ScopedInternalCall internal;  // the OS-runtime tracer does not see prof's calls
+  LearnStackBounds();
+  // The program may have blocked every signal in the thread that created this one; the sampling
+  // signal is prof's, so this thread takes it.
+  sigset_t own;
+  sigemptyset(&own);
+  sigaddset(&own, g_signal);
+  pthread_sigmask(SIG_UNBLOCK, &own, nullptr);
+  sigevent event{};
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = g_signal;
+  event._sigev_un._tid = static_cast<pid_t>(CurrentTid());
+  int timer_id = -1;
+  if (syscall(SYS_timer_create, CLOCK_THREAD_CPUTIME_ID, &event, &timer_id) != 0) return;
+  const timespec period{static_cast<time_t>(g_period_ns / 1'000'000'000),
+                        static_cast<long>(g_period_ns % 1'000'000'000)};
+  const itimerspec schedule{period, period};
+  if (syscall(SYS_timer_settime, timer_id, 0, &schedule, nullptr) != 0) {
+    syscall(SYS_timer_delete, timer_id);
+    return;
+  }
+  t_timer_id = timer_id;
+  pthread_setspecific(g_timer_key, &t_timer_id);  // non-null: the destructor runs at exit
+}
+
+void OnThreadExit(void* /*timer*/) { DisarmThisThread(); }
+
+// Installs OnSampleSignal on the first candidate signal nobody handles; 0 when none is free.
+int InstallHandler() {
+  for (const int offset : kSignalOffsets) {
+    const int signal_number = SIGRTMAX - offset;
+    if (signal_number < SIGRTMIN) continue;
+    struct sigaction current {};
+    if (sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) {
+      continue;
+    }
+    struct sigaction action {};
+    action.sa_sigaction = OnSampleSignal;
+    // No SA_ONSTACK: the handler runs on the interrupted thread's stack (most threads have no
+    // alternate stack), and the walk then starts from the thread's own frames. SA_RESTART: system
+    // calls that may restart do.
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(signal_number, &action, nullptr) == 0) return signal_number;
+  }
+  return 0;
+}
+
+// Runs the program's thread start routine with this thread's timer armed around it. A thread that
+// ends in pthread_exit or is cancelled has its timer deleted by g_timer_key's destructor.
+struct SampledStart {
+  void* (*start)(void*);
+  void* argument;
+};
+
+void* RunSampledThread(void* start_argument) {
+  const SampledStart start = *static_cast<SampledStart*>(start_argument);
+  {
+    const ScopedInternalCall internal;
+    free(start_argument);
+  }
+  ArmThisThread();
+  void* const result = start.start(start.argument);
+  DisarmThisThread();
+  return result;
+}
+
+using PthreadCreate = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+
+PthreadCreate NextPthreadCreate() {
+  static const PthreadCreate next =
+      reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
+  return next;
+}
+
+}  // namespace
+
+void StartTimerSampling(uint32_t hz) {
+  if (hz == 0 || g_signal != 0) return;
+  if (pthread_key_create(&g_timer_key, OnThreadExit) != 0) return;
+  g_period_ns = 1'000'000'000ull / hz > 0 ? 1'000'000'000ull / hz : 1;
+  g_signal = InstallHandler();
+  if (g_signal == 0) return;
+  g_sampling.store(true, std::memory_order_release);
+  ArmThisThread();
+}
+
+void RestartTimerSamplingInChild(bool stream_enabled) {
+  if (g_signal == 0) return;
+  t_timer_id = -1;  // the parent's: timers are not inherited
+  g_sampling.store(stream_enabled, std::memory_order_release);
+  if (stream_enabled) ArmThisThread();
+}
+
+void StopTimerSampling() {
+  g_sampling.store(false, std::memory_order_release);
+  DisarmThisThread();
+}
+
+}  // namespace prof::injection
+
+// Arms each new thread's timer at its start (only while the fallback sampler runs). When
+// libprof_osrt is preloaded too, its pthread_create is the next one and traces the call.
+extern "C" PROF_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attributes,
+                                          void* (*start)(void*), void* argument) {
+  using prof::injection::SampledStart;
+  const prof::injection::PthreadCreate next = prof::injection::NextPthreadCreate();
+  if (next == nullptr) return EAGAIN;
+  if (!prof::injection::g_sampling.load(std::memory_order_acquire)) {
+    return next(thread, attributes, start, argument);
+  }
+  SampledStart* sampled = nullptr;
+  {
+    const prof::injection::ScopedInternalCall internal;
+    sampled = static_cast<SampledStart*>(malloc(sizeof(SampledStart)));
+  }
+  if (sampled == nullptr) return next(thread, attributes, start, argument);
+  *sampled = {start, argument};
+  const int result = next(thread, attributes, prof::injection::RunSampledThread, sampled);
+  if (result != 0) {
+    const prof::injection::ScopedInternalCall internal;
+    free(sampled);
+  }
+  return result;
+}

@@ -1,0 +1,31 @@
+// The fallback CPU sampler: when the launcher cannot sample with perf_event_open, the program
+// samples itself (InjectionSettings::timer_sampling_hz > 0). Internal to libprof_core.
+//
+// Each thread gets a POSIX timer on its own CPU-time clock (CLOCK_THREAD_CPUTIME_ID) that sends a
+// real-time signal to that thread (SIGEV_THREAD_ID); the handler walks the frame-pointer chain and
+// emits a kCpuSample record (injection/protocol/sample_records.h) into the thread's ring. Threads
+// are armed where they start (libprof_core's pthread_create, timer_sampler.cpp), the main thread at
+// stream start, a fork child's thread in the pthread_atfork child handler. docs/sampling.md
+// ("Fallback: the program samples itself") says why this mechanism and what it cannot see.
+//
+// Start/Restart/Stop are called from event_stream.cpp's constructor, fork child handler and
+// destructor only (normal context, before or after the program's own code).
+#pragma once
+
+#include <cstdint>
+
+namespace prof::injection {
+
+// Installs the signal handler and arms the calling (main) thread, when `hz` > 0 and a signal is
+// free; otherwise nothing is installed. Once, from the library constructor.
+void StartTimerSampling(uint32_t hz);
+
+// Fork child (its timers were not inherited): arms the only thread, when sampling was on in the
+// parent and the child's stream started.
+void RestartTimerSamplingInChild(bool stream_enabled);
+
+// At exit, before the exit record: no sample is emitted any more; the calling thread's timer is
+// deleted (other threads' timers still fire until the process ends, into a handler that returns).
+void StopTimerSampling();
+
+}  // namespace prof::injection

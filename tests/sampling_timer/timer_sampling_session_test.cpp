@@ -1,0 +1,342 @@
+// The fallback CPU sampler end to end: a program runs with libprof_core preloaded and
+// PROF_INJECTION_SETTINGS asking for timer sampling, as `prof profile` will start it; the
+// launcher's SessionServer reads its streams and TimerSampleTracker hands each kCpuSample to a
+// recording CpuSampleSink. Counts are checked against the threads' own CPU time.
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "collector/record_dispatcher.h"
+#include "collector/sample_sink.h"
+#include "collector/session_server.h"
+#include "collector/timer_sample_tracker.h"
+#include "injection/protocol/clock.h"
+#include "injection/protocol/launch_settings.h"
+#include "tests/support/test_support.h"
+
+extern char** environ;
+
+namespace {
+
+using prof::collector::CpuSampleSink;
+using prof::collector::ProcessStream;
+using prof::collector::RawCpuSample;
+using prof::collector::RecordDispatcher;
+using prof::collector::SessionServer;
+using prof::collector::StreamSink;
+using prof::collector::TimerSampleTracker;
+using prof::protocol::RecordHeader;
+
+struct Sample {
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  uint32_t cpu = 0;
+  uint64_t time_ns = 0;
+  std::vector<uint64_t> ips;
+  bool truncated = false;
+};
+
+struct RecordingSink : CpuSampleSink {
+  void OnCpuSample(const RawCpuSample& raw) override {
+    samples.push_back({raw.pid, raw.tid, raw.cpu, raw.time_ns,
+                       std::vector<uint64_t>(raw.ips, raw.ips + raw.ip_count), raw.truncated});
+  }
+  std::vector<Sample> samples;
+};
+
+// The launcher's side, reduced to the sampler's records: every stream's records go through a
+// dispatcher to a TimerSampleTracker.
+struct SampleCollector : StreamSink {
+  SampleCollector() : tracker(&recording) { tracker.RegisterHandlers(&dispatcher); }
+  void OnStreamStart(const RecordHeader& record, ProcessStream* process) override {
+    prof::protocol::StreamHello hello;
+    std::memcpy(&hello, &record, sizeof(hello));
+    process->pid = hello.pid;
+    pids.push_back(hello.pid);
+  }
+  void OnRecord(const ProcessStream& process, const RecordHeader& record) override {
+    dispatcher.Dispatch(process, record);
+  }
+  void OnStreamEnd(const ProcessStream& /*process*/, const std::string& error) override {
+    if (!error.empty()) errors.push_back(error);
+  }
+  void OnStreamRejected(const std::string& error) override { errors.push_back(error); }
+
+  RecordingSink recording;
+  RecordDispatcher dispatcher;
+  TimerSampleTracker tracker;
+  std::vector<uint32_t> pids;
+  std::vector<std::string> errors;
+};
+
+struct Run {
+  int status = -1;
+  std::map<std::string, std::string> values;  // the program's OUT file
+  std::unique_ptr<SampleCollector> collected = std::make_unique<SampleCollector>();
+
+  uint64_t Value(const std::string& name) const {
+    const auto found = values.find(name);
+    REQUIRE(found != values.end());
+    return std::stoull(found->second, nullptr, 0);
+  }
+  std::vector<Sample> SamplesOf(uint32_t pid, uint32_t tid = 0) const {
+    std::vector<Sample> out;
+    for (const Sample& sample : collected->recording.samples) {
+      if (sample.pid == pid && (tid == 0 || sample.tid == tid)) out.push_back(sample);
+    }
+    return out;
+  }
+};
+
+// Runs the sampled program with `args` under a SessionServer, the sampler at `hz`, until it has
+// exited and every stream has ended. `with_osrt`: the OS-runtime tracer is preloaded and on too
+// (its pthread_create then follows libprof_core's).
+Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::string& dir,
+               bool with_osrt = false) {
+  auto listening = SessionServer::Listen(prof::protocol::MonotonicNowNs());
+  REQUIRE(listening.ok());
+  std::unique_ptr<SessionServer> server = std::move(listening).value();
+  prof::protocol::InjectionSettings settings;
+  settings.timer_sampling_hz = hz;
+  if (with_osrt) settings.trace_flags = prof::protocol::kTraceOsrt;
+  REQUIRE(server->socket_path().size() < sizeof(settings.socket_path));
+  std::strcpy(settings.socket_path, server->socket_path().c_str());
+
+  std::vector<std::string> environment = {
+      std::string("LD_PRELOAD=") + PROF_CORE_LIBRARY + (with_osrt ? ":" PROF_OSRT_LIBRARY : ""),
+      std::string(prof::protocol::kSettingsEnvVar) + "=" + EncodeSettings(settings)};
+  for (char** variable = environ; *variable != nullptr; ++variable) {
+    if (std::strncmp(*variable, "LD_PRELOAD=", 11) != 0 &&
+        std::strncmp(*variable, "PROF_INJECTION_SETTINGS=", 24) != 0) {
+      environment.emplace_back(*variable);
+    }
+  }
+  const std::string out_path = dir + "/out.txt";
+  std::vector<std::string> argv = {PROF_SAMPLED_PROGRAM, args.at(0), out_path};
+  argv.insert(argv.end(), args.begin() + 1, args.end());
+  std::vector<char*> argv_pointers;
+  for (std::string& arg : argv) argv_pointers.push_back(arg.data());
+  argv_pointers.push_back(nullptr);
+  std::vector<char*> env_pointers;
+  for (std::string& variable : environment) env_pointers.push_back(variable.data());
+  env_pointers.push_back(nullptr);
+
+  Run run;
+  pid_t pid = 0;
+  REQUIRE(posix_spawn(&pid, argv_pointers[0], nullptr, nullptr, argv_pointers.data(),
+                      env_pointers.data()) == 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool exited = false;
+  while (std::chrono::steady_clock::now() < deadline) {
+    server->PollOnce(20, -1, run.collected.get());
+    if (!exited && waitpid(pid, &run.status, WNOHANG) == pid) exited = true;
+    if (exited && !server->streams_open()) break;
+  }
+  REQUIRE(exited);
+  server->CloseAll(run.collected.get());
+  std::ifstream out(out_path);
+  std::string name;
+  std::string value;
+  while (out >> name >> value) run.values[name] = value;
+  return run;
+}
+
+// [start, end) of each function of the program, from its address at run time and nm's size.
+struct Functions {
+  explicit Functions(const Run& run) {
+    std::ifstream nm(PROF_SAMPLED_SYMBOLS);
+    std::string line;
+    while (std::getline(nm, line)) {
+      std::istringstream fields(line);
+      std::string address;
+      std::string size;
+      std::string type;
+      std::string name;
+      if (fields >> address >> size >> type >> name) sizes[name] = std::stoull(size, nullptr, 16);
+    }
+    for (const auto& [name, size] : sizes) {
+      const auto found = run.values.find(name);
+      if (found != run.values.end()) {
+        const uint64_t start = std::stoull(found->second, nullptr, 16);
+        ranges[name] = {start, start + size};
+      }
+    }
+  }
+  bool Holds(const std::string& name, uint64_t ip) const {
+    const auto found = ranges.find(name);
+    REQUIRE(found != ranges.end());
+    return ip >= found->second.first && ip < found->second.second;
+  }
+  // Return addresses point after their call; the call itself is at ip - 1.
+  bool Holds(const std::string& name, const Sample& sample) const {
+    for (size_t i = 0; i < sample.ips.size(); ++i) {
+      if (Holds(name, i == 0 ? sample.ips[i] : sample.ips[i] - 1)) return true;
+    }
+    return false;
+  }
+  std::map<std::string, uint64_t> sizes;
+  std::map<std::string, std::pair<uint64_t, uint64_t>> ranges;
+};
+
+double Expected(uint64_t cpu_ns, uint32_t hz) { return static_cast<double>(cpu_ns) * hz / 1e9; }
+
+}  // namespace
+
+TEST_CASE("two threads burning 70 30 are sampled in proportion to their CPU time",
+          "[timer_sampling]") {
+  const uint32_t hz = 1000;
+  const Run run = RunSampled(hz, {"split"}, prof::test::MakeTempDir("timer_split"));
+  REQUIRE(run.status == 0);
+  CHECK(run.collected->errors.empty());
+  CHECK(run.collected->tracker.malformed_records() == 0);
+  const uint32_t pid = run.collected->pids.at(0);
+  const auto seventy = run.SamplesOf(pid, static_cast<uint32_t>(run.Value("tid_seventy")));
+  const auto thirty = run.SamplesOf(pid, static_cast<uint32_t>(run.Value("tid_thirty")));
+  const double expected_seventy = Expected(run.Value("cpu_seventy"), hz);
+  const double expected_thirty = Expected(run.Value("cpu_thirty"), hz);
+  INFO("seventy " << seventy.size() << " of ~" << expected_seventy << ", thirty " << thirty.size()
+                  << " of ~" << expected_thirty);
+  CHECK(seventy.size() >= 0.5 * expected_seventy);
+  CHECK(seventy.size() <= 1.5 * expected_seventy);
+  CHECK(thirty.size() >= 0.5 * expected_thirty);
+  CHECK(thirty.size() <= 1.5 * expected_thirty);
+  const double cpu_share = 100.0 * run.Value("cpu_seventy") /
+                           static_cast<double>(run.Value("cpu_seventy") + run.Value("cpu_thirty"));
+  const double sample_share = 100.0 * static_cast<double>(seventy.size()) /
+                              static_cast<double>(seventy.size() + thirty.size());
+  INFO("CPU share " << cpu_share << "%, sample share " << sample_share << "%");
+  CHECK(sample_share > cpu_share - 5);
+  CHECK(sample_share < cpu_share + 5);
+
+  // Where the program's own code was interrupted, the walk reaches the thread's start routine
+  // (or main): hot_x's caller is its start routine.
+  const Functions functions(run);
+  size_t in_hot = 0;
+  for (const auto* samples : {&seventy, &thirty}) {
+    const bool is_seventy = samples == &seventy;
+    const std::string hot = is_seventy ? "hot_seventy" : "hot_thirty";
+    const std::string start = is_seventy ? "seventy_thread" : "thirty_thread";
+    for (const Sample& sample : *samples) {
+      REQUIRE(!sample.ips.empty());
+      CHECK(sample.cpu < 4096);
+      const bool leaf_in_program = functions.Holds(hot, sample.ips[0]) ||
+                                   functions.Holds(start, sample.ips[0]) ||
+                                   functions.Holds("main", sample.ips[0]);
+      if (!leaf_in_program) continue;
+      if (functions.Holds(hot, sample.ips[0])) ++in_hot;
+      INFO("sample of " << start << " with " << sample.ips.size() << " frames");
+      CHECK((functions.Holds(start, sample) || functions.Holds("main", sample)));
+      CHECK(sample.ips.size() >= 2);
+    }
+  }
+  // The burn loops are where the threads spend their time.
+  CHECK(in_hot >= 0.9 * static_cast<double>(seventy.size() + thirty.size()));
+}
+
+TEST_CASE("with the OS-runtime tracer preloaded too both threads are still sampled",
+          "[timer_sampling]") {
+  const uint32_t hz = 1000;
+  const Run run = RunSampled(hz, {"split"}, prof::test::MakeTempDir("timer_split_osrt"), true);
+  REQUIRE(run.status == 0);
+  const uint32_t pid = run.collected->pids.at(0);
+  const auto seventy = run.SamplesOf(pid, static_cast<uint32_t>(run.Value("tid_seventy")));
+  const auto thirty = run.SamplesOf(pid, static_cast<uint32_t>(run.Value("tid_thirty")));
+  INFO("seventy " << seventy.size() << ", thirty " << thirty.size());
+  CHECK(seventy.size() >= 0.5 * Expected(run.Value("cpu_seventy"), hz));
+  CHECK(thirty.size() >= 0.5 * Expected(run.Value("cpu_thirty"), hz));
+  // The OS-runtime records are there too (unknown to this test's dispatcher).
+  CHECK(run.collected->dispatcher.unknown_records() > 0);
+}
+
+TEST_CASE("a fork child burning CPU is sampled under its own pid", "[timer_sampling]") {
+  const uint32_t hz = 1000;
+  const Run run = RunSampled(hz, {"fork"}, prof::test::MakeTempDir("timer_fork"));
+  REQUIRE(run.status == 0);
+  const uint32_t child = static_cast<uint32_t>(run.Value("child"));
+  const auto samples = run.SamplesOf(child);
+  const double expected = Expected(run.Value("cpu_child"), hz);
+  INFO("child " << samples.size() << " of ~" << expected);
+  CHECK(samples.size() >= 0.5 * expected);
+  CHECK(samples.size() <= 1.5 * expected);
+  for (const Sample& sample : samples) CHECK(sample.tid == child);  // its only thread
+}
+
+TEST_CASE("a program SIGKILLed after a CPU burst keeps its samples up to the kill",
+          "[timer_sampling]") {
+  const uint32_t hz = 1000;
+  const Run run = RunSampled(hz, {"kill"}, prof::test::MakeTempDir("timer_kill"));
+  REQUIRE(WIFSIGNALED(run.status));
+  CHECK(WTERMSIG(run.status) == SIGKILL);
+  const auto samples = run.SamplesOf(static_cast<uint32_t>(run.Value("pid")));
+  const double expected = Expected(run.Value("cpu"), hz);
+  INFO(samples.size() << " of ~" << expected);
+  CHECK(samples.size() >= 0.5 * expected);
+  CHECK(samples.size() <= 1.5 * expected);
+  REQUIRE(!samples.empty());
+  // The last ones come from the end of the burst, right before the kill.
+  CHECK(samples.back().time_ns <= run.Value("kill_time"));
+  CHECK(samples.back().time_ns + 50'000'000 >= run.Value("kill_time"));
+}
+
+TEST_CASE("a program that sleeps takes almost no samples", "[timer_sampling]") {
+  const uint32_t hz = 1000;
+  const Run run = RunSampled(hz, {"sleep"}, prof::test::MakeTempDir("timer_sleep"));
+  REQUIRE(run.status == 0);
+  const auto samples = run.SamplesOf(run.collected->pids.at(0));
+  // Only what it burnt starting up and writing OUT: a few ms, however long it slept (500 ms).
+  INFO(samples.size() << " samples for " << run.Value("cpu") << " ns of CPU");
+  CHECK(samples.size() <= Expected(run.Value("cpu"), hz) * 1.5 + 2);
+  CHECK(samples.size() < 20);
+}
+
+TEST_CASE("timer_sampling_hz 0 takes no samples and installs no handler", "[timer_sampling]") {
+  const Run off = RunSampled(0, {"handlers"}, prof::test::MakeTempDir("timer_off"));
+  REQUIRE(off.status == 0);
+  CHECK(off.collected->recording.samples.empty());
+  CHECK(off.Value("handled") == 0);
+  // The same program with the sampler on sees exactly one: prof's, a real-time signal.
+  const Run on = RunSampled(1000, {"handlers"}, prof::test::MakeTempDir("timer_on"));
+  REQUIRE(on.status == 0);
+  CHECK(on.Value("handled") == 1);
+  CHECK(static_cast<int>(on.Value("signal")) >= SIGRTMIN);
+}
+
+TEST_CASE("errno survives the samples taken right after failing system calls", "[timer_sampling]") {
+  const uint32_t hz = 1000;
+  const Run run = RunSampled(hz, {"errno"}, prof::test::MakeTempDir("timer_errno"));
+  REQUIRE(run.status == 0);
+  const auto samples =
+      run.SamplesOf(run.collected->pids.at(0), static_cast<uint32_t>(run.Value("tid")));
+  INFO(run.Value("calls") << " failing calls, " << samples.size() << " samples");
+  CHECK(samples.size() >= 100);  // 300 ms of CPU at 1000 Hz
+  CHECK(run.Value("calls") > 1000);
+  CHECK(run.Value("clobbered") == 0);
+}
+
+TEST_CASE("the sampling handler costs little per sample", "[timer_sampling]") {
+  const long signals = 100000;
+  const Run run =
+      RunSampled(1, {"bench", std::to_string(signals)}, prof::test::MakeTempDir("timer_bench"));
+  REQUIRE(run.status == 0);
+  const double sampled = static_cast<double>(run.Value("sampled_ns"));
+  const double empty = static_cast<double>(run.Value("empty_ns"));
+  // Self-sent signals: each emitted one sample of the walk from 10+ frames deep.
+  const size_t taken = run.SamplesOf(run.collected->pids.at(0)).size();
+  WARN("signal with prof's sampling handler " << sampled << " ns, with an empty handler " << empty
+                                              << " ns: the sample costs " << sampled - empty
+                                              << " ns (" << taken << " samples)");
+  CHECK(taken >= static_cast<size_t>(run.Value("signals")));
+  CHECK(sampled - empty < 2000);
+}
