@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collector/sample_sink.h"
 #include "collector/session_server.h"
 #include "collector/stream_importer.h"
 #include "common/status.h"
@@ -49,6 +50,8 @@ class CaptureRouter : public StreamSink {
         one_report_per_window_(one_report_per_window),
         factory_(std::move(factory)) {}
 
+  // Where the samples the program takes of itself go (null: counted only); before the first report.
+  void SetCpuSampleSink(CpuSampleSink* sink) { cpu_sample_sink_ = sink; }
   // Creates report 0, before the program runs, so that a bad report name fails early.
   Status OpenFirstReport();
   // Reads the windows opened or closed since the last call and creates the reports they need.
@@ -91,6 +94,7 @@ class CaptureRouter : public StreamSink {
   protocol::CaptureControl* control_;
   const bool one_report_per_window_;
   ReportFactory factory_;
+  CpuSampleSink* cpu_sample_sink_ = nullptr;
   std::vector<Report> reports_;
   std::vector<Window> windows_;
   std::vector<int64_t> report_of_window_;                    // -1: its report could not be created

@@ -24,6 +24,7 @@
 #include "collector/cpu_samples/cpu_sample_rows.h"
 #include "collector/cpu_samples/cpu_sampler.h"
 #include "collector/launcher.h"
+#include "collector/perf_events/perf_session.h"
 #include "collector/session_console.h"
 #include "collector/session_server.h"
 #include "collector/stream_importer.h"
@@ -126,9 +127,11 @@ std::string JoinLibraryPaths(const std::string& dir, uint32_t trace_flags) {
 // The child's environment: prof's own variables (listed in *set_by_prof for the report) on top of
 // the inherited one, with -e values last so that the user wins.
 std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const std::string& socket,
-                                          bool nvtx_counter_time, std::string* set_by_prof) {
+                                          bool nvtx_counter_time, uint32_t timer_sampling_hz,
+                                          std::string* set_by_prof) {
   protocol::InjectionSettings settings;
   settings.nvtx_counter_time = nvtx_counter_time;
+  settings.timer_sampling_hz = timer_sampling_hz;
   settings.trace_flags = options.trace_flags;
   settings.osrt_threshold_ns = options.osrt_threshold_ns;
   settings.cuda_graph_trace = options.cuda_graph_trace;
@@ -450,8 +453,17 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   LaunchSpec spec;
   spec.descriptor_limit = RaiseDescriptorLimit();
   const bool nvtx_counter_time = StampsNvtxRangesWithCounter(options);
-  spec.environment =
-      BuildEnvironment(options, server->socket_path(), nvtx_counter_time, &session.environment_set);
+  // Who takes the CPU samples: the kernel, from outside the program, where perf_event_open is
+  // allowed; else each process of the program, with a CPU-time timer signal (libprof_core).
+  std::string perf_refusal;
+  if (options.sampling.any()) {
+    const Status probe = perf::PerfSession::Probe();
+    if (!probe.ok()) perf_refusal = probe.message();
+  }
+  const uint32_t timer_sampling_hz =
+      options.sampling.samples && !perf_refusal.empty() ? options.sampling.frequency_hz : 0;
+  spec.environment = BuildEnvironment(options, server->socket_path(), nvtx_counter_time,
+                                      timer_sampling_hz, &session.environment_set);
   spec.discard_output = !options.show_output;
   const std::string* path_variable = FindVariable(spec.environment, "PATH");
   std::string program;
@@ -468,7 +480,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   // Before prof's threads give way to the program: prof-sampler keeps prof's priority.
   std::unique_ptr<CpuSampler> sampler;
   std::string sampling_problem;
-  if (options.sampling.any()) {
+  if (options.sampling.any() && perf_refusal.empty()) {
     StatusOr<std::unique_ptr<CpuSampler>> opened = CpuSampler::Open(child.pid(), options.sampling);
     if (opened.ok()) {
       sampler = std::move(opened).value();
@@ -487,6 +499,9 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
         PROF_ASSIGN_OR_RETURN(*writer, storage::ReportWriter::Create(std::move(claim), *path));
         return Status::Ok();
       });
+  CpuSampleRows sample_rows(&router, session_start);
+  TimerSampleRows timer_sample_rows(&sample_rows);
+  if (timer_sampling_hz != 0) router.SetCpuSampleSink(&timer_sample_rows);
   Status status = router.OpenFirstReport();
   if (!status.ok()) {
     child.Cancel();
@@ -500,12 +515,16 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   } else if ((options.trace_flags & protocol::kTraceCuda) && !CudaDriverLoadable()) {
     spdlog::warn("warning: CUDA is not traced: {}; tracing the rest", kNoCudaDriver);
   }
-  if (!sampling_problem.empty()) {
+  if (!perf_refusal.empty()) {
+    spdlog::warn("warning: {}: {}", perf_refusal,
+                 options.sampling.samples
+                     ? "the program samples itself (a CPU-time timer signal); no --cpuctxsw"
+                     : "--cpuctxsw is off");
+  } else if (!sampling_problem.empty()) {
     spdlog::warn("warning: CPU sampling is off: {}; tracing the rest", sampling_problem);
   } else if (sampler != nullptr) {
     for (const std::string& note : sampler->notes()) spdlog::warn("warning: {}", note);
   }
-  CpuSampleRows sample_rows(&router, session_start);
   CaptureController capture(options.capture, capture_page->control());
   std::optional<CounterTimeSink> counter_time;
   StreamSink* sink = &router;

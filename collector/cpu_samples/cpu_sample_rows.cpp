@@ -1,5 +1,6 @@
 #include "collector/cpu_samples/cpu_sample_rows.h"
 
+#include "collector/symbols/unwind_method.h"
 #include "storage/global_id.h"
 #include "storage/tables/host_tables.h"
 
@@ -14,7 +15,7 @@ constexpr int32_t kThreadBlockPreempted = 44;
 void Name(storage::ReportWriter* writer, const ThreadNaming& naming) {
   const int64_t global_pid = naming.pid == naming.tid ? storage::GlobalPid(naming.pid) : 0;
   writer->SetSampledName(global_pid, naming.pid, storage::GlobalTid(naming.pid, naming.tid),
-                        naming.name);
+                         naming.name);
 }
 
 }  // namespace
@@ -80,6 +81,16 @@ void CpuSampleRows::Import(CpuSampler* sampler) {
   for (const ThreadNaming& naming : ready_.names) Write(naming);
   for (const ResolvedSample& sample : ready_.samples) Write(sample);
   for (const ThreadSwitch& change : ready_.switches) Write(change);
+}
+
+void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
+  resolved_.pid = sample.pid;
+  resolved_.tid = sample.tid;
+  resolved_.cpu = sample.cpu == UINT32_MAX ? 0 : sample.cpu;
+  resolved_.time_ns = sample.time_ns;
+  resolver_.ResolveChain(sample.pid, sample.ips, sample.ip_count,
+                         static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &resolved_);
+  rows_->Write(resolved_);
 }
 
 }  // namespace prof::collector

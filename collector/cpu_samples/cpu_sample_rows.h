@@ -1,6 +1,6 @@
 // Writes resolved CPU samples and thread switches into the report of the capture window that holds
-// each (CaptureRouter::WriterAt): COMPOSITE_EVENTS and SAMPLING_CALLCHAINS, SCHED_EVENTS.
-// Collector thread only.
+// each (CaptureRouter::WriterAt): COMPOSITE_EVENTS and SAMPLING_CALLCHAINS, SCHED_EVENTS; names
+// the threads no stream names. Collector thread only.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include "collector/capture_router.h"
 #include "collector/cpu_samples/cpu_sampler.h"
 #include "collector/cpu_samples/sample_resolver.h"
+#include "collector/sample_sink.h"
 
 namespace prof::collector {
 
@@ -34,6 +35,20 @@ class CpuSampleRows {
   SamplerOutput ready_;              // scratch for Import
   std::vector<ThreadNaming> names_;  // every name so far, for reports created later
   size_t reports_named_ = 0;         // reports that have every name in names_
+};
+
+// The samples the program took of itself (the fallback when perf_event_open is refused,
+// collector/timer_sample_tracker.h): resolved here, on the collector thread (their mappings are
+// read from /proc/<pid>/maps), and written as the kernel's are.
+class TimerSampleRows : public CpuSampleSink {
+ public:
+  explicit TimerSampleRows(CpuSampleRows* rows) : rows_(rows) {}
+  void OnCpuSample(const RawCpuSample& sample) override;
+
+ private:
+  CpuSampleRows* rows_;
+  SampleResolver resolver_;
+  ResolvedSample resolved_;  // reused
 };
 
 }  // namespace prof::collector
