@@ -192,7 +192,6 @@ PythonStackReader::Outcome PythonStackReader::FindThread(int tid, uint64_t* addr
     }
     thread_states_.erase(cached);
   }
-  ++stats_.thread_walks;
   // _PyRuntime is static memory: failing to read it means the process is gone or out of reach.
   uint64_t interpreter = 0;
   if (!memory_.ReadValue(runtime_.runtime + layout.runtime_interpreters_head, &interpreter)) {
@@ -203,6 +202,26 @@ PythonStackReader::Outcome PythonStackReader::FindThread(int tid, uint64_t* addr
   if (!memory_.ReadValue(interpreter + layout.interpreter_threads_head, &thread)) {
     return memory_.ProcessGone() ? Outcome::kFailed : Outcome::kTorn;
   }
+  // A thread found in no thread state stays absent while the list's head is the same thread state
+  // of the same thread: CPython puts new thread states at the head.
+  uint64_t head = thread;
+  uint64_t head_identity = 0;
+  if (head != 0) {
+    if (!memory_.Read(head, state->data(), state->size())) {
+      return memory_.ProcessGone() ? Outcome::kFailed : Outcome::kTorn;
+    }
+    head_identity =
+        Field<uint64_t>(state->data(), layout.thread_native_id != kNone ? layout.thread_native_id
+                                                                        : layout.thread_id);
+  }
+  if (head != absent_head_ || head_identity != absent_head_identity_) {
+    absent_tids_.clear();
+    absent_head_ = head;
+    absent_head_identity_ = head_identity;
+  } else if (absent_tids_.count(tid) != 0) {
+    return Outcome::kDone;
+  }
+  ++stats_.thread_walks;
   std::vector<std::pair<uint64_t, uint64_t>> pthreads;  // 3.10: (thread state, pthread_t)
   for (size_t count = 0; thread != 0; ++count) {
     if (count == kMaxThreads || !memory_.Read(thread, state->data(), state->size())) {
@@ -233,7 +252,10 @@ PythonStackReader::Outcome PythonStackReader::FindThread(int tid, uint64_t* addr
       if (thread_tid == tid) *address = state_address;
     }
   }
-  if (*address == 0) return Outcome::kDone;
+  if (*address == 0) {
+    absent_tids_.insert(tid);
+    return Outcome::kDone;
+  }
   if (!memory_.Read(*address, state->data(), state->size())) {
     return memory_.ProcessGone() ? Outcome::kFailed : Outcome::kTorn;
   }

@@ -14,7 +14,8 @@
 //
 // Caches: a code object's name, file and line table are read once per code address (checked
 // against the code object's fields on every hit, so a freed and reused address reads afresh); a
-// thread's thread state is remembered and checked on each read.
+// thread's thread state is remembered and checked on each read; a thread that runs no Python
+// costs one walk of the thread list, then 3 reads per ReadStack until the list's head changes.
 //
 // Not thread-safe: one reader per process, used from one thread (the launcher's sampler thread).
 #pragma once
@@ -23,6 +24,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "collector/python_frames/python_runtime.h"
@@ -108,7 +110,11 @@ class PythonStackReader {
   Stats stats_;
   std::unordered_map<int, uint64_t> thread_states_;    // tid -> PyThreadState address
   std::unordered_map<uint64_t, CodeText> code_texts_;  // code object address -> its text
-  int64_t pthread_tid_offset_ = -1;                    // 3.10: struct pthread's tid, once found
+  // Threads no thread state belonged to at the last walk, while the list's head stays the same.
+  std::unordered_set<int> absent_tids_;
+  uint64_t absent_head_ = 0;
+  uint64_t absent_head_identity_ = 0;
+  int64_t pthread_tid_offset_ = -1;  // 3.10: struct pthread's tid, once found
   // Scratch space of one read, kept to spare allocations.
   std::vector<RawFrame> raw_frames_;
   std::vector<char> code_headers_;

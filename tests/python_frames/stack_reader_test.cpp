@@ -132,6 +132,46 @@ TEST_CASE("a thread of no Python and an unknown thread read as empty stacks") {
   std::vector<PythonFrameText> frames{{"stale", "stale", 1}};
   REQUIRE(reader->ReadStack(1, &frames).ok());
   CHECK(frames.empty());
+  const uint64_t walks = reader->stats().thread_walks;
+  for (int read = 0; read < 10; ++read) REQUIRE(reader->ReadStack(1, &frames).ok());
+  CHECK(frames.empty());
+  CHECK(reader->stats().thread_walks == walks);  // absent until the thread list changes
+}
+
+TEST_CASE("a reader without ptrace access names the errno") {
+  if (geteuid() != 0) {
+    WARN("not root: cannot run the reader as another user");
+    return;
+  }
+  PythonTarget target("/usr/bin/python3.11", "spin");
+  if (!target.ok()) {
+    WARN("no /usr/bin/python3.11 (readable by nobody) here");
+    return;
+  }
+  // The launcher has the maps from perf; nobody may not read a root process's /proc/<pid>/maps.
+  auto maps = symbols::ProcessMaps::SnapshotFromProc(target.pid());
+  REQUIRE(maps.ok());
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  pid_t child = fork();
+  if (child == 0) {
+    close(fds[0]);
+    std::string message = "setuid failed";
+    if (setgid(65534) == 0 && setuid(65534) == 0) {
+      auto reader = PythonStackReader::Attach(target.pid(), *maps);
+      message = reader.ok() ? "attached" : reader.status().message();
+    }
+    (void)!write(fds[1], message.data(), message.size());
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string message;
+  char chunk[512];
+  for (ssize_t got; (got = read(fds[0], chunk, sizeof(chunk))) > 0;) message.append(chunk, got);
+  close(fds[0]);
+  waitpid(child, nullptr, 0);
+  CHECK(message == "process_vm_readv of pid " + std::to_string(target.pid()) +
+                       ": Operation not permitted (errno 1)");
 }
 
 // Starts argv, waits until its memory map shows `needle` (its exec is done), and returns its pid.
