@@ -124,7 +124,7 @@ TEST_CASE("a thread sleeping in time.sleep shows the line that called it") {
   }
 }
 
-TEST_CASE("a thread of no Python and an unknown thread read as empty stacks") {
+TEST_CASE("a thread in no thread state reads as empty without walking the thread list again") {
   const std::string python = test::SupportedPythons().front();
   PythonTarget target(python, "spin");
   REQUIRE(target.ok());
