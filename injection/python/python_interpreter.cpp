@@ -8,39 +8,17 @@
 #include <cstring>
 #include <mutex>
 
+#include "injection/protocol/cpython_layout.h"
+
 namespace prof::injection::python {
 namespace {
 
-// Byte offsets into CPython's structs (Include/cpython/pystate.h, frameobject.h, code.h,
-// unicodeobject.h and Include/internal/pycore_frame.h of each version, x86-64 and aarch64), checked
-// with offsetof against each version's headers; tests/python_stack checks the readings against
-// the interpreter's own traceback.
-constexpr size_t kNone = ~size_t{0};
-struct Layout {
-  size_t thread_cframe;      // PyThreadState.cframe (3.11, 3.12); kNone: the frame hangs off the
-  size_t frame_pointer;      //   thread state itself; then this is its offset there, else in cframe
-  size_t frame_code;         // the frame's code object (f_code, 3.13: f_executable)
-  size_t frame_previous;     // the calling frame (f_back, previous)
-  size_t frame_instruction;  // prev_instr / instr_ptr, or 3.10's f_lasti (an int index)
-  bool instruction_is_index;   // 3.10: f_lasti counts code units from the start of the bytecode
-  size_t frame_owner;          // _PyInterpreterFrame.owner, kNone in 3.10
-  int shim_owner;              // owner of the C stack's shim frames (3.12+), -1 when none
-  size_t code_filename;        // PyCodeObject.co_filename
-  size_t code_name;            // co_qualname (3.11+), co_name (3.10)
-  size_t code_bytecode;        // co_code_adaptive (3.11+)
-  size_t ascii_size;           // sizeof(PyASCIIObject): a compact ASCII string's text follows
-  size_t compact_utf8_length;  // PyCompactUnicodeObject.utf8_length
-  size_t compact_utf8;         // PyCompactUnicodeObject.utf8
-};
-constexpr Layout kPython310{kNone, 24, 32, 24, 96, true, kNone, -1, 104, 112, kNone, 48, 48, 56};
-constexpr Layout kPython311{56, 8, 32, 48, 56, false, 69, -1, 112, 128, 184, 48, 48, 56};
-constexpr Layout kPython312{56, 0, 0, 8, 56, false, 70, 3, 112, 128, 192, 40, 40, 48};
-constexpr Layout kPython313{kNone, 72, 0, 8, 56, false, 70, 3, 112, 128, 200, 40, 40, 48};
-// PyObject.ob_type, and PyASCIIObject's length and state (bits 2-4 kind, 5 compact, 6 ascii),
-// placed alike in every version.
-constexpr size_t kObjectType = 8;
-constexpr size_t kUnicodeLength = 16;
-constexpr size_t kUnicodeState = 32;
+using protocol::cpython::kNone;
+using protocol::cpython::kObjectType;
+using protocol::cpython::kUnicodeLength;
+using protocol::cpython::kUnicodeState;
+using protocol::cpython::Layout;
+
 // A frame chain longer than this is taken for a corrupt one.
 constexpr size_t kMaxFramesWalked = 1024;
 
@@ -79,19 +57,8 @@ T Read(const char* address) {
 const Layout* LayoutOf(const std::string& version) {
   int major = 0, minor = 0;
   if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2) return nullptr;
-  if (version.find("free-threading") != std::string::npos || major != 3) return nullptr;
-  switch (minor) {
-    case 10:
-      return &kPython310;
-    case 11:
-      return &kPython311;
-    case 12:
-      return &kPython312;
-    case 13:
-      return &kPython313;
-    default:
-      return nullptr;
-  }
+  if (version.find("free-threading") != std::string::npos) return nullptr;
+  return protocol::cpython::LayoutOf(major, minor);
 }
 
 void Find() {
