@@ -31,8 +31,7 @@ const NsysOption kNsysOptions[] = {
     {"--sampling-trigger", "", kNoEmbedded},
     {"--cudabacktrace", "none",
      "prof takes no native backtraces of CUDA calls (see --python-backtrace)"},
-    {"--python-sampling", "false", "prof does not sample Python stacks yet"},
-    // Ignored by nsys too unless --python-sampling=true, which is refused above.
+    // A sample's Python frames are read with the sample (--python-sampling, sampling_flags.h).
     {"--python-sampling-frequency", "*", ""},
     {"--event-sample", "none", "prof does not sample CPU events"},
     {"--event-sampling-interval", "", "prof does not sample CPU events"},

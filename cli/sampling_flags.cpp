@@ -58,6 +58,9 @@ void RegisterSamplingFlags(CLI::App* profile, SamplingFlags* flags) {
                    "How sampled stacks are unwound: fp (frame pointers), dwarf (unwind tables, "
                    "from a copy of the stack, in prof), none (the sampled address only)")
       ->default_str("fp");
+  profile->add_option("--python-sampling", flags->python_sampling,
+                      "Python frames in the CPU samples of Python code (true|false; default: "
+                      "true with -s process-tree)");
   profile->add_option("--cpuctxsw", flags->cpuctxsw,
                       "Trace the switches of the process tree's threads on and off the CPUs "
                       "(process-tree|none; default: as --sample)");
@@ -69,6 +72,17 @@ Status ParseSamplingFlags(const SamplingFlags& flags, collector::SamplingOptions
   if (!flags.cpuctxsw.empty()) {
     PROF_RETURN_IF_ERROR(ParseScope("--cpuctxsw", flags.cpuctxsw, &options->context_switches));
   }
+  if (flags.python_sampling == "true" && !options->samples) {
+    return Status::Error(
+        "--python-sampling=true needs -s process-tree: prof's Python frames are part of its CPU "
+        "samples");
+  }
+  if (!flags.python_sampling.empty() && flags.python_sampling != "true" &&
+      flags.python_sampling != "false") {
+    return Status::Error("--python-sampling=" + flags.python_sampling +
+                         " is not a boolean; prof accepts --python-sampling=true|false");
+  }
+  options->python_frames = options->samples && flags.python_sampling != "false";
   if (flags.backtrace == "fp" || flags.backtrace == "auto") {
     options->backtrace = collector::perf::PerfBacktrace::kFramePointer;
   } else if (flags.backtrace == "dwarf") {

@@ -2,6 +2,7 @@
 // collector::SamplingOptions:
 //   -s, --sample=process-tree|none      --sampling-frequency=HZ     --sampling-period=NS
 //   -b, --backtrace=fp|dwarf|none|auto  --cpuctxsw=process-tree|none
+//   --python-sampling=true|false       (--python-sampling-frequency is accepted, and unused)
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -19,6 +20,7 @@ struct SamplingFlags {
   std::string period;
   std::string backtrace = "fp";
   std::string cpuctxsw;
+  std::string python_sampling;
 };
 
 // Adds the options to `profile`, storing their text in *flags (which must outlive parsing).

@@ -13,8 +13,10 @@ namespace prof::collector {
 namespace {
 
 // How long the sampler sleeps when nothing woke it: the kernel wakes it at half a ring, so this
-// only bounds how late a quiet trickle of samples reaches the report.
+// only bounds how late a quiet trickle of samples reaches the report. With Python frames, which
+// are read when the sampler handles a sample, it also bounds how late they are read.
 constexpr int kPollTimeoutMs = 100;
+constexpr int kPythonPollTimeoutMs = 10;
 
 }  // namespace
 
@@ -57,13 +59,15 @@ void CpuSampler::Stop() {
 
 void CpuSampler::Run() {
   pollfd fds[2] = {{session_.poll_fd(), POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  const int timeout_ms = options_.python_frames ? kPythonPollTimeoutMs : kPollTimeoutMs;
   while (!stopping_.load(std::memory_order_acquire)) {
     // Once every sampled task has exited, the events read as hung up and would wake it at once,
     // forever: then only the wake-up descriptor (or the timeout) ends the sleep.
-    const bool rings_ready = poll(fds, 2, kPollTimeoutMs) > 0 && fds[0].revents != 0;
+    const bool rings_ready = poll(fds, 2, timeout_ms) > 0 && fds[0].revents != 0;
+    python_frames_.NextPass();
     const size_t delivered = session_.Drain(*this);
     Publish();
-    if (rings_ready && delivered == 0) poll(&fds[1], 1, kPollTimeoutMs);
+    if (rings_ready && delivered == 0) poll(&fds[1], 1, timeout_ms);
   }
   session_.Close(*this);
   Publish();
@@ -91,8 +95,13 @@ void CpuSampler::Publish() {
 void CpuSampler::OnSample(const perf::PerfSample& sample) {
   if (!options_.samples) return;
   pass_.samples.emplace_back();
-  resolver_.Resolve(sample, options_.backtrace, session_.attributes().sample_regs_user,
-                    &pass_.samples.back());
+  ResolvedSample& resolved = pass_.samples.back();
+  resolver_.Resolve(sample, options_.backtrace, session_.attributes().sample_regs_user, &resolved);
+  if (options_.python_frames) {
+    if (const symbols::ProcessMaps* maps = resolver_.MapsOf(resolved.pid)) {
+      python_frames_.Merge(*maps, &resolved);
+    }
+  }
 }
 
 void CpuSampler::OnSwitch(const perf::PerfSwitch& change) {

@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collector/cpu_samples/python_frame_merger.h"
 #include "collector/cpu_samples/sample_resolver.h"
 #include "collector/cpu_samples/sampling_options.h"
 #include "collector/perf_events/perf_session.h"
@@ -97,6 +98,7 @@ class CpuSampler : private perf::PerfRecordSink {
   SamplingOptions options_;
   // prof-sampler only:
   SampleResolver resolver_;
+  PythonFrameMerger python_frames_;
   std::unordered_map<uint32_t, std::string> thread_names_;  // by tid
   SamplerOutput pass_;                                      // this drain pass's
 

@@ -46,6 +46,11 @@ class SampleResolver {
   // sample_regs_user, for dwarf).
   void Resolve(const perf::PerfSample& sample, perf::PerfBacktrace backtrace, uint64_t regs_mask,
                ResolvedSample* out);
+  // The address space of process `pid` as the records built it; null when none is known.
+  const symbols::ProcessMaps* MapsOf(uint32_t pid) const {
+    return processes_.Find(static_cast<int>(pid));
+  }
+
   // A sample whose stack is already a list of instruction pointers, leaf first (the program's
   // own frame-pointer walk).
   void ResolveChain(uint32_t pid, const uint64_t* ips, size_t count, int32_t unwind_method,

@@ -13,6 +13,7 @@ struct SamplingOptions {
   uint32_t frequency_hz = 1000;
   perf::PerfBacktrace backtrace = perf::PerfBacktrace::kFramePointer;
   bool context_switches = false;  // --cpuctxsw=process-tree
+  bool python_frames = false;     // --python-sampling: Python frames in samples of Python code
 
   bool any() const { return samples || context_switches; }
 };

@@ -179,6 +179,45 @@ TEST_CASE("with perf_event_open refused the program samples itself to the same 7
   CHECK(Count(run.report, "SELECT count(*) FROM sqlite_master WHERE name = 'SCHED_EVENTS'") == 0);
 }
 
+TEST_CASE("Python workers' samples name their slow function with file and line first",
+          "[sampling]") {
+  const SampledRun run =
+      Profile("sampling_python", {"-s", "process-tree"}, {PROF_PYTHON3, PROF_PYTHON_WORKERS});
+  const size_t at = run.result.out.find("workers=");
+  REQUIRE(at != std::string::npos);
+  const std::string first = std::to_string(std::atoll(run.result.out.c_str() + at + 8));
+  const std::string second =
+      std::to_string(std::atoll(run.result.out.c_str() + run.result.out.find(',', at) + 1));
+  for (const std::string& worker : {first, second}) {
+    INFO("worker " << worker);
+    // The function a worker's samples spend themselves in most is the script's slow_transform,
+    // with its file; a Python frame's originalIP is its line.
+    const Rows top = QueryRows(
+        run.report,
+        "SELECT n.value, m.value, f.unwindMethod, count(*) AS c FROM SAMPLING_CALLCHAINS f "
+        "JOIN COMPOSITE_EVENTS s ON s.id = f.id JOIN StringIds n ON n.id = f.symbol "
+        "JOIN StringIds m ON m.id = f.module WHERE f.stackDepth = 0 AND "
+        "s.globalTid / 16777216 % 16777216 = " +
+            worker + " GROUP BY 1, 2, 3 ORDER BY c DESC LIMIT 1");
+    REQUIRE(top.size() == 1);
+    CHECK(top[0][0] == "slow_transform");
+    CHECK(top[0][1] == PROF_PYTHON_WORKERS);
+    CHECK(top[0][2] == "1001");
+    // Its lines are the loop's (lines 10 and 11 of the script), its callers the worker's chain.
+    CHECK(Count(run.report,
+                "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN StringIds n ON n.id = f.symbol "
+                "WHERE n.value = 'slow_transform' AND f.originalIP NOT IN (9, 10, 11)") == 0);
+    CHECK(Count(run.report,
+                "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN StringIds n ON n.id = f.symbol "
+                "JOIN COMPOSITE_EVENTS s ON s.id = f.id WHERE n.value = 'worker' AND "
+                "f.unwindMethod = 1001 AND s.globalTid / 16777216 % 16777216 = " +
+                    worker) > 0);
+  }
+  // The main process mostly waits: its switches out are mostly blocked ones.
+  CHECK(Count(run.report,
+              "SELECT count(*) FROM SCHED_EVENTS WHERE isSchedIn = 0 AND threadBlock = 1") > 10);
+}
+
 TEST_CASE("sampling options prof cannot honour are refused in one line", "[sampling]") {
   const struct {
     std::vector<std::string> options;

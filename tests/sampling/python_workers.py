@@ -1,0 +1,32 @@
+"""A program for CPU sampling tests: two multiprocessing workers spend their time in
+slow_transform; the main process waits on a queue for their results. Prints the workers' pids:
+    workers=<pid>,<pid>"""
+import multiprocessing
+
+
+def slow_transform(n):
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def worker(results):
+    for _ in range(30):
+        results.put(slow_transform(150000))
+
+
+def main():
+    results = multiprocessing.Queue()
+    workers = [multiprocessing.Process(target=worker, args=(results,)) for _ in range(2)]
+    for process in workers:
+        process.start()
+    print("workers=" + ",".join(str(process.pid) for process in workers), flush=True)
+    for _ in range(60):
+        results.get()
+    for process in workers:
+        process.join()
+
+
+if __name__ == "__main__":
+    main()
