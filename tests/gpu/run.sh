@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every GPU-machine check of prof, run on the lent H200 through the device tool, e.g.
-#   run: bash tests/gpu/run.sh        carry: ["build-gpu", ".device-libs"]
+#   run: bash tests/gpu/run.sh        carry: ["build-gpu/bin", "build-gpu/lib", ".device-libs"]
+# (the whole build-gpu folder is over the carry's 64 MiB)
 # where build-gpu was built here with (docs/testing-gpu.md):
 #   cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPROF_BUILD_TESTS=OFF -DPROF_BUILD_GPU_TESTS=ON \
 #     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc && cmake --build build-gpu -j2
