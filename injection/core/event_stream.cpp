@@ -30,6 +30,7 @@
 #include <cstring>
 
 #include "injection/core/capture_gate.h"
+#include "injection/core/errno_kept.h"
 #include "injection/core/ring_pool.h"
 #include "injection/core/static_program.h"
 #include "injection/core/stream_connection.h"
@@ -61,19 +62,6 @@ thread_local bool t_inside_emit __attribute__((tls_model("initial-exec"))) = fal
 thread_local int t_patient_depth __attribute__((tls_model("initial-exec"))) = 0;
 
 uint32_t ReadTid() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
-
-// The program's errno survives prof's system calls. Kept around the slow paths only (a new
-// thread's ring, a drain request, a wait for room): appending to a ring touches no errno.
-class ErrnoKept {
- public:
-  ErrnoKept() : saved_(errno) {}
-  ~ErrnoKept() { errno = saved_; }
-  ErrnoKept(const ErrnoKept&) = delete;
-  ErrnoKept& operator=(const ErrnoKept&) = delete;
-
- private:
-  int saved_;
-};
 
 // Reads /proc/self/comm without libc's stdio (may be interposed); strips the newline.
 size_t ReadProcessName(char* out, size_t capacity) {

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "injection/core/errno_kept.h"
 #include "injection/core/event_stream.h"
 #include "injection/core/frame_walk.h"
 #include "injection/protocol/sample_records.h"
@@ -47,17 +48,6 @@ pthread_key_t g_timer_key;            // its destructor deletes an exiting threa
 thread_local int t_timer_id __attribute__((tls_model("initial-exec"))) = -1;
 thread_local uintptr_t t_stack_low __attribute__((tls_model("initial-exec"))) = 0;
 thread_local uintptr_t t_stack_high __attribute__((tls_model("initial-exec"))) = 0;
-
-class ErrnoKept {
- public:
-  ErrnoKept() : saved_(errno) {}
-  ~ErrnoKept() { errno = saved_; }
-  ErrnoKept(const ErrnoKept&) = delete;
-  ErrnoKept& operator=(const ErrnoKept&) = delete;
-
- private:
-  int saved_;
-};
 
 struct Registers {
   uintptr_t pc = 0;
