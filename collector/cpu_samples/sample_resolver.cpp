@@ -2,12 +2,14 @@
 
 #include "collector/symbols/unwind_method.h"
 #include "collector/symbols/user_registers.h"
+#include "injection/protocol/clock.h"
 
 namespace prof::collector {
 namespace {
 
 // Frames a DWARF walk may produce; perf's frame-pointer chains stop at perf_event_max_stack.
 constexpr size_t kMaxDwarfFrames = 127;
+constexpr uint64_t kSnapshotIntervalNs = 1'000'000'000;
 
 }  // namespace
 
@@ -27,7 +29,7 @@ void SampleResolver::OnMmap(const perf::PerfMmap& mmap) {
 
 void SampleResolver::OnExec(uint32_t pid) {
   processes_.Process(static_cast<int>(pid)).Exec();
-  snapshot_taken_.erase(pid);
+  last_snapshot_ns_.erase(pid);
 }
 
 void SampleResolver::OnFork(uint32_t child, uint32_t parent) {
@@ -37,7 +39,10 @@ void SampleResolver::OnFork(uint32_t child, uint32_t parent) {
 void SampleResolver::LearnMappings(uint32_t pid, uint64_t ip) {
   const symbols::ProcessMaps* maps = processes_.Find(static_cast<int>(pid));
   if (maps != nullptr && maps->Find(ip) != nullptr) return;
-  if (!snapshot_taken_.insert(pid).second) return;
+  const uint64_t now = protocol::MonotonicNowNs();
+  const auto last = last_snapshot_ns_.find(pid);
+  if (last != last_snapshot_ns_.end() && now - last->second < kSnapshotIntervalNs) return;
+  last_snapshot_ns_[pid] = now;
   // A process already gone keeps what the records said; its unknown addresses stay unresolved.
   (void)processes_.SnapshotFromProc(static_cast<int>(pid));
 }

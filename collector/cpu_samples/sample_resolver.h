@@ -6,7 +6,7 @@
 
 #include <cstdint>
 #include <string_view>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 #include "collector/perf_events/perf_attributes.h"
@@ -57,16 +57,18 @@ class SampleResolver {
                     ResolvedSample* out);
 
  private:
-  // Reads /proc/<pid>/maps the first time a process's address is unknown (a process whose
-  // mappings came before sampling did, or a program that samples itself).
+  // Reads /proc/<pid>/maps when an address of the process is in none of its known mappings (a
+  // process whose mappings came before sampling did, or a program that samples itself), at most
+  // once a second per process: a library loaded since is then found, garbage addresses cost
+  // little.
   void LearnMappings(uint32_t pid, uint64_t ip);
 
   symbols::ProcessTable processes_;
   symbols::ModuleFiles files_;
   symbols::Symbolizer symbolizer_;
   symbols::DwarfUnwinder unwinder_;
-  std::unordered_set<uint32_t> snapshot_taken_;
-  std::vector<uint64_t> ips_;  // scratch
+  std::unordered_map<uint32_t, uint64_t> last_snapshot_ns_;  // by pid, CLOCK_MONOTONIC
+  std::vector<uint64_t> ips_;                                // scratch
 };
 
 }  // namespace prof::collector
