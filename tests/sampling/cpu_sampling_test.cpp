@@ -2,7 +2,9 @@
 // perf_event_open and writes resolved stacks (COMPOSITE_EVENTS, SAMPLING_CALLCHAINS), thread
 // switches with --cpuctxsw (SCHED_EVENTS), and `prof stats -r cpu_sample_sum` reads them. The
 // program splits its CPU time 70/30 between hot_seventy and hot_thirty.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -54,15 +56,24 @@ int64_t LeafSamples(const std::string& report, const std::string& function, int6
           (pid == 0 ? "" : " AND s.globalTid / 16777216 % 16777216 = " + std::to_string(pid)));
 }
 
-// Checks the 70/30 split (within 5 points) and that the hot functions' stacks reach main.
+// Checks the 70/30 split and that the hot functions' stacks reach main. The bound is three
+// standard errors of a share over the distinct sampling instants, and at least 5 points: the
+// in-program fallback takes its samples at the kernel's tick (250 Hz on the build machine) and
+// writes a sample taken late once per period it covers, so its 1000 samples a second are about 250
+// independent ones.
 void CheckSplit(const std::string& report, int64_t pid = 0) {
   const int64_t seventy = LeafSamples(report, "hot_seventy", pid);
   const int64_t thirty = LeafSamples(report, "hot_thirty", pid);
-  INFO("hot_seventy " << seventy << ", hot_thirty " << thirty);
+  const int64_t instants = Count(report,
+                                 "SELECT count(DISTINCT globalTid || ':' || start) FROM "
+                                 "COMPOSITE_EVENTS");
+  INFO("hot_seventy " << seventy << ", hot_thirty " << thirty << ", instants " << instants);
   REQUIRE(seventy + thirty >= 200);
+  REQUIRE(instants >= 100);
   const double share = 100.0 * static_cast<double>(seventy) / static_cast<double>(seventy + thirty);
-  CHECK(share >= 65.0);
-  CHECK(share <= 75.0);
+  const double bound = std::max(5.0, 300.0 * std::sqrt(0.7 * 0.3 / static_cast<double>(instants)));
+  CHECK(share >= 70.0 - bound);
+  CHECK(share <= 70.0 + bound);
   const int64_t through_main =
       Count(report,
             "SELECT count(DISTINCT leaf.id) FROM SAMPLING_CALLCHAINS leaf "
@@ -167,15 +178,15 @@ TEST_CASE("with perf_event_open refused the program samples itself to the same 7
           "[sampling]") {
   setenv("PROF_PERF_EVENTS", "off", 1);
   const SampledRun run = Profile("sampling_refused", {"-s", "process-tree"},
-                                 {TestProgram("sampled_program_fp"), "split", "600"});
+                                 {TestProgram("sampled_program_fp"), "split", "1200"});
   unsetenv("PROF_PERF_EVENTS");
   CHECK(run.result.err.find("prof: warning: perf_event_open refused (PROF_PERF_EVENTS=off): the "
                             "program samples itself (a CPU-time timer signal); no --cpuctxsw\n") !=
         std::string::npos);
   CheckSplit(run.report);
   const int64_t samples = Count(run.report, "SELECT count(*) FROM COMPOSITE_EVENTS");
-  CHECK(samples >= 400);
-  CHECK(samples <= 800);
+  CHECK(samples >= 800);
+  CHECK(samples <= 1600);
   CHECK(Count(run.report, "SELECT count(*) FROM sqlite_master WHERE name = 'SCHED_EVENTS'") == 0);
 }
 
