@@ -28,10 +28,11 @@ TEST_CASE("the rules are nsys's six then prof's own and only summary is default"
     names.emplace_back(rule.name);
     if (rule.is_default) defaults.emplace_back(rule.name);
   }
-  CHECK(names == std::vector<std::string>{
-                     "cuda_memcpy_async", "cuda_memcpy_sync", "cuda_memset_sync", "cuda_api_sync",
-                     "gpu_gaps", "gpu_time_util", "summary", "overlap", "sync_hotspots",
-                     "idle_class", "gap_cause", "gap_cause_sum", "nccl_overlap", "nccl_skew"});
+  CHECK(names == std::vector<std::string>{"cuda_memcpy_async", "cuda_memcpy_sync",
+                                          "cuda_memset_sync", "cuda_api_sync", "gpu_gaps",
+                                          "gpu_time_util", "summary", "overlap", "sync_hotspots",
+                                          "idle_class", "gap_cause", "gap_cause_sum", "cpu_in_gaps",
+                                          "nccl_overlap", "nccl_skew"});
   CHECK(defaults == std::vector<std::string>{"summary"});
 }
 
