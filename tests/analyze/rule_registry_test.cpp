@@ -17,6 +17,11 @@ TEST_CASE("every rule has its SQL and views compiled in", "[analyze][registry]")
     CHECK_FALSE(rule.advice.empty());
     CHECK_FALSE(rule.no_result.empty());
     for (std::string_view view : rule.views) CHECK(ViewSql(view).has_value());
+    if (!rule.fallback) continue;
+    CHECK(FallbackSql(rule).has_value());
+    CHECK_FALSE(rule.fallback->advice.empty());
+    CHECK_FALSE(rule.fallback->no_result.empty());
+    for (std::string_view view : rule.fallback->views) CHECK(ViewSql(view).has_value());
   }
 }
 
