@@ -133,6 +133,9 @@ Status StoreWindow(storage::Database* db, int64_t start, int64_t end,
 
 Status ApplyAnalysisWindow(storage::Database* db, const RuleRequest& request, WindowOutcome* out) {
   *out = WindowOutcome{};
+  // Empty unless this run has a window: SQL that must filter tables without an end column (CPU
+  // samples) reads it.
+  PROF_RETURN_IF_ERROR(db->Exec(kWindowTable));
   std::vector<TimedTable> tables;
   PROF_RETURN_IF_ERROR(ListTimedTables(db, &tables));
   for (const TimedTable& table : tables) {

@@ -34,11 +34,13 @@ Status Render(storage::Database* db, const RuleRequest& request,
   out->skip_note = result.skip_note;
   out->window_note = result.window_note;
   if (out->skip_note) return Status::Ok();
+  const RuleSpec& rule = *request.rule;
+  const bool fallback = result.fallback && rule.fallback;
   if (result.table.rows.empty()) {
-    out->message = request.Substitute(request.rule->no_result);
+    out->message = request.Substitute(fallback ? rule.fallback->no_result : rule.no_result);
     return Status::Ok();
   }
-  out->message = request.Substitute(request.rule->advice);
+  out->message = request.Substitute(fallback ? rule.fallback->advice : rule.advice);
   const std::optional<int64_t> limit = request.Integer("rows");
   if (limit && *limit > 0 && result.table.rows.size() == static_cast<size_t>(*limit)) {
     out->limit_note = "Only the first " + std::to_string(*limit) +

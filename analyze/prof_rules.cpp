@@ -122,10 +122,59 @@ RuleSpec GapCauseSum() {
   return rule;
 }
 
+// The views that describe the CPU threads in spans of time (analyze_cpu_spans), after the view
+// that makes the spans: the GPU gaps or the window.
+std::vector<std::string_view> CpuSpanViews(std::string_view spans) {
+  return {"analyze_cpu_samples",  "analyze_thread_states",  spans,
+          "analyze_span_samples", "analyze_span_functions", "analyze_span_threads"};
+}
+
+// The CPU sample tables cpu_in_gaps reads and summary reads when the file has them.
+const std::vector<std::string_view> kCpuSampleTables = {"COMPOSITE_EVENTS", "SAMPLING_CALLCHAINS",
+                                                        "SCHED_EVENTS"};
+
+RuleSpec CpuInGaps() {
+  RuleSpec rule = GapCauseRule("cpu_in_gaps", "CPU Threads in GPU Gaps");
+  constexpr std::string_view kNoSamples =
+      "does not contain CPU sample data. Was it profiled with --sample=process-tree?";
+  rule.required_tables = {
+      kStringIds, {"COMPOSITE_EVENTS", kNoSamples}, {"SAMPLING_CALLCHAINS", kNoSamples}};
+  rule.main_form_tables = {kRuntimeCalls};
+  rule.optional_tables = {"NVTX_EVENTS", "OSRT_API", "SCHED_EVENTS", "ThreadNames"};
+  for (std::string_view view : CpuSpanViews("analyze_gap_spans")) rule.views.push_back(view);
+  rule.options.push_back({"functions", OptionKind::kInteger, 3,
+                          "functions listed per thread, most self samples first (default 3)", 1,
+                          100});
+  rule.advice =
+      "What each thread of the process did while the GPU was idle, per gap of gap_cause (Gap is\n"
+      "its Row#): its CPU samples and the functions they were taken in (self samples; Python\n"
+      "frames as function (file:line)), and with --cpuctxsw its time on a CPU (Running), off it\n"
+      "waiting (Blocked: I/O, locks, sleeps, DataLoader queues) or waiting for a CPU (Preempted).\n"
+      "\n"
+      "Suggestions:\n"
+      "   1. The launching thread busy in Python or native code: that code delays the next\n"
+      "      launch; move it out of the step, into DataLoader workers, or onto the GPU.\n"
+      "   2. The launching thread blocked: it waits for data or a lock (see gap_cause's Call):\n"
+      "      more DataLoader workers, prefetching, pinned memory.";
+  rule.no_result =
+      "No GPU was idle longer than the gap threshold in the window, or no CPU sample was taken in "
+      "a gap.";
+  rule.fallback = RuleFallback{
+      CpuSpanViews("analyze_window_spans"),
+      "The report has no GPU operations: where each thread's CPU time in the window went. Samples\n"
+      "(%) is its share of all samples, Top Functions the functions they were taken in (self\n"
+      "samples; Python frames as function (file:line)); with --cpuctxsw, Running, Blocked and\n"
+      "Preempted are its time on a CPU, off it waiting, and waiting for a CPU.",
+      "No thread was sampled or switched CPU in the window."};
+  return rule;
+}
+
 RuleSpec Summary() {
   RuleSpec rule = GapCauseRule("summary", "Findings, by Recoverable Time");
   rule.is_default = true;
   rule.views.insert(rule.views.end() - 1, "analyze_device_overlap");
+  for (std::string_view view : CpuSpanViews("analyze_gap_spans")) rule.views.push_back(view);
+  for (std::string_view table : kCpuSampleTables) rule.optional_tables.push_back(table);
   rule.advice =
       "What costs the most GPU time in the window, largest first. Recoverable is an estimate of\n"
       "the GPU time a fix could win back; Rows names the rule that lists the evidence.";
@@ -181,8 +230,8 @@ RuleSpec NcclSkew() {
 }  // namespace
 
 std::vector<RuleSpec> ProfRules() {
-  return {Summary(),  Overlap(),     SyncHotspots(), IdleClass(),
-          GapCause(), GapCauseSum(), NcclOverlap(),  NcclSkew()};
+  return {Summary(),     Overlap(),   SyncHotspots(), IdleClass(), GapCause(),
+          GapCauseSum(), CpuInGaps(), NcclOverlap(),  NcclSkew()};
 }
 
 }  // namespace prof::analyze

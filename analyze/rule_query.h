@@ -18,6 +18,7 @@ struct RuleResult {
   std::optional<std::string> skip_note;
   // Rules with warmup=: which part of the report was analyzed (analysis_window.h).
   std::string window_note;
+  bool fallback = false;  // the rule ran its fallback form (RuleFallback)
   stats::ResultTable table;
 };
 

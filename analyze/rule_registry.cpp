@@ -46,6 +46,10 @@ std::optional<std::string_view> RuleSql(const RuleSpec& rule) {
   return FindEmbeddedFile(EmbeddedSqlFiles(), "rules/" + std::string(rule.name) + ".sql");
 }
 
+std::optional<std::string_view> FallbackSql(const RuleSpec& rule) {
+  return FindEmbeddedFile(EmbeddedSqlFiles(), "fallbacks/" + std::string(rule.name) + ".sql");
+}
+
 std::optional<std::string_view> ViewSql(std::string_view view) {
   if (auto own = FindEmbeddedFile(EmbeddedSqlFiles(), "views/" + std::string(view) + ".sql"))
     return own;

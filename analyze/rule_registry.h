@@ -9,6 +9,8 @@
 //      has a row there (its default when not given; NULL for an unset start=/end=/nvtx=);
 //   2. list the file in PROF_ANALYZE_SQL_FILES (analyze/CMakeLists.txt);
 //   3. add its entry to NsysRules() (nsys_rules.cpp) or ProfRules() (prof_rules.cpp).
+// A rule may have a second form for files that lack the tables of its first (RuleFallback:
+// cpu_in_gaps on a CPU-only report), in analyze/fallbacks/<name>.sql, listed the same way.
 // The registry test checks that every entry has its SQL and every rule SQL file has an entry.
 //
 // Options, as nsys spells them: `-r <name>[:<option>=<value>...]` (`gpu_gaps:gap=300`). Every
@@ -42,6 +44,14 @@ struct RequiredTable {
   std::string_view missing;  // completes "SKIPPED: <file> could not be analyzed because it ..."
 };
 
+// What a rule runs instead of being skipped when the file lacks main_form_tables or every table of
+// any_of_tables (required_tables still apply): fallbacks/<rule name>.sql with these views.
+struct RuleFallback {
+  std::vector<std::string_view> views;
+  std::string advice;     // as RuleSpec's, for this form
+  std::string no_result;  // as RuleSpec's, for this form
+};
+
 struct RuleSpec {
   std::string_view name;    // -r value and the SQL file's stem
   std::string_view title;   // shown as " ** <title> (<name>):" before the rule's output
@@ -51,6 +61,10 @@ struct RuleSpec {
   // rows); each missing one is stood in for by an empty TEMP table.
   std::vector<std::string_view> any_of_tables;
   std::string_view any_of_missing;  // the SKIPPED note's end when all of them are missing
+  // Tables only the rule's main form needs, checked before any_of_tables: without one of them the
+  // rule runs `fallback`, or is skipped with the table's note when it has none.
+  std::vector<RequiredTable> main_form_tables;
+  std::optional<RuleFallback> fallback;
   // Tables the SQL reads when the file has them; each missing one is stood in for by an empty
   // TEMP table (e.g. nsys's PROFILER_OVERHEAD, which prof's reports never have).
   std::vector<std::string_view> optional_tables;
@@ -79,6 +93,8 @@ std::string RuleNames();
 // The embedded SQL of a rule, view (analyze's, else stats's) or stand-in table; nullopt when the
 // build lacks the file.
 std::optional<std::string_view> RuleSql(const RuleSpec& rule);
+// fallbacks/<name>.sql, the SQL of the rule's fallback form.
+std::optional<std::string_view> FallbackSql(const RuleSpec& rule);
 std::optional<std::string_view> ViewSql(std::string_view view);
 // An empty TEMP stand-in for `table` when the file lacks it: prof's own DDL of the table
 // (storage/tables/) or, for nsys-only tables, analyze/stand_ins/<table>.sql.

@@ -17,6 +17,10 @@
 --                    time: a copy can only hide behind kernels that exist;
 --   GPU-bound:       no recoverable estimate (NULL): listed when the devices are idle (in gaps of
 --                    any length) less than 5% of their spans.
+-- With CPU samples, a gap finding ends with one more sentence from the gaps' samples and thread
+-- switches (cpu_in_gaps: analyze_span_threads, analyze_span_functions): the thread that feeds
+-- the GPU was blocked for at least half the idle time, else the busiest thread's top function.
+-- Without samples the findings are as before, word for word.
 -- Rows by recoverable time, largest first (GPU-bound last), at most rows= rows. A finding with
 -- nothing to recover is left out; no row at all means nothing was found.
 WITH
@@ -31,7 +35,7 @@ WITH
         WHEN cause = 'CUDA synchronization' THEN 'host syncs'
         WHEN cause IN ('host code', 'CUDA API call') THEN 'host code'
       END AS finding,
-      duration, call, nvtxRange, tid
+      gapId, duration, call, nvtxRange, tid
     FROM gaps
   ),
   -- Per finding: idle time, gaps, and the call and range behind most of that time.
@@ -45,6 +49,51 @@ WITH
     FROM gap_groups AS g
     WHERE finding IS NOT NULL
     GROUP BY finding
+  ),
+  -- The gaps' CPU threads (none without CPU samples), per finding: the feeding threads' blocked
+  -- time, the thread with the most samples and the function it was sampled in most.
+  gap_threads AS (
+    SELECT g.finding, t.globalTid, t.samples, coalesce(t.blocked, 0) AS blocked,
+           t.globalTid IS g.tid AS feeds
+    FROM gap_groups AS g JOIN analyze_span_threads AS t ON t.spanId = g.gapId
+    WHERE g.finding IS NOT NULL
+  ),
+  busiest AS (
+    SELECT * FROM (
+      SELECT finding, globalTid, sum(samples) AS samples,
+             ROW_NUMBER() OVER (PARTITION BY finding ORDER BY sum(samples) DESC, globalTid) AS rank
+      FROM gap_threads GROUP BY finding, globalTid)
+    WHERE rank = 1 AND samples > 0
+  ),
+  busiest_function AS (
+    SELECT * FROM (
+      SELECT g.finding, fn.function, sum(fn.samples) AS samples,
+             ROW_NUMBER() OVER (PARTITION BY g.finding ORDER BY sum(fn.samples) DESC, fn.function)
+               AS rank
+      FROM gap_groups AS g
+      JOIN busiest AS b ON b.finding = g.finding
+      JOIN analyze_span_functions AS fn ON fn.spanId = g.gapId AND fn.globalTid = b.globalTid
+      GROUP BY g.finding, fn.function)
+    WHERE rank = 1
+  ),
+  cpu_sentences AS (
+    SELECT f.finding,
+      CASE
+        WHEN 2 * (SELECT sum(t.blocked) FROM gap_threads AS t
+                  WHERE t.finding = f.finding AND t.feeds) >= f.idle
+          THEN printf(' In the gap%s the thread that feeds the GPU was blocked for %.3f ms of the '
+                      || '%.3f ms.', CASE f.gapCount WHEN 1 THEN '' ELSE 's' END,
+                      (SELECT sum(t.blocked) FROM gap_threads AS t
+                       WHERE t.finding = f.finding AND t.feeds) / 1e6, f.idle / 1e6)
+        WHEN b.globalTid IS NOT NULL
+          THEN printf(' In the gap%s the busiest thread (TID %d) was most often in %s: %d of its %d'
+                      || ' CPU samples.', CASE f.gapCount WHEN 1 THEN '' ELSE 's' END,
+                      b.globalTid & 0xFFFFFF, bf.function, bf.samples, b.samples)
+        ELSE ''
+      END AS sentence
+    FROM gap_findings AS f
+    LEFT JOIN busiest AS b ON b.finding = f.finding
+    LEFT JOIN busiest_function AS bf ON bf.finding = f.finding
   ),
   syncs AS (
     SELECT count(*) AS calls, sum(end - start) AS blocked FROM analyze_sync_calls
@@ -88,11 +137,13 @@ WITH
       printf('The GPU was idle %.3f ms in %d gap%s while the thread that feeds it was blocked in '
              || '%s%s: it was waiting for input data (DataLoader workers or file reads).',
              f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
-             CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END) AS finding,
+             CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END)
+        || coalesce(cpu.sentence, '') AS finding,
       'More DataLoader workers (num_workers), prefetch_factor, persistent_workers=True, '
         || 'pin_memory=True; move preprocessing out of the training loop.' AS remedy,
       'gap_cause_sum' AS rule
-    FROM gap_findings AS f WHERE f.finding = 'input wait'
+    FROM gap_findings AS f LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding
+    WHERE f.finding = 'input wait'
     UNION ALL
     SELECT coalesce(f.idle, syncs.blocked),
       CASE WHEN f.idle IS NOT NULL THEN
@@ -100,7 +151,7 @@ WITH
                || 'device or event syncs in the window%s, %.3f ms blocked).',
                f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
                CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END, syncs.calls,
-               per_step.syncs, syncs.blocked / 1e6)
+               per_step.syncs, syncs.blocked / 1e6) || coalesce(cpu.sentence, '')
       ELSE
         printf('The host was blocked %.3f ms in %d stream, device or event syncs%s.',
                syncs.blocked / 1e6, syncs.calls, per_step.syncs)
@@ -108,7 +159,8 @@ WITH
       'Remove per-step syncs: no .item(), .cpu(), print(tensor) or torch.cuda.synchronize() in '
         || 'the loop; accumulate metrics on the GPU and read them every N steps.',
       'sync_hotspots'
-    FROM syncs LEFT JOIN gap_findings AS f ON f.finding = 'host syncs', per_step
+    FROM syncs LEFT JOIN gap_findings AS f ON f.finding = 'host syncs'
+    LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding, per_step
     WHERE syncs.calls > 0 AND (f.idle IS NOT NULL OR per_step.steps = 0
                                OR syncs.calls >= per_step.steps)
     UNION ALL
@@ -118,7 +170,7 @@ WITH
                || 'were synchronous or used pageable memory (%.3f ms blocked).',
                f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
                CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END, copies.calls,
-               copies.blocked / 1e6)
+               copies.blocked / 1e6) || coalesce(cpu.sentence, '')
       ELSE
         printf('The host was blocked %.3f ms in %d copies that were synchronous or used pageable '
                || 'memory%s.', copies.blocked / 1e6, copies.calls, per_step.copies)
@@ -126,7 +178,8 @@ WITH
       'Use pinned memory (DataLoader pin_memory=True, tensor.pin_memory()) and '
         || '.to(device, non_blocking=True).',
       'cuda_memcpy_async'
-    FROM copies LEFT JOIN gap_findings AS f ON f.finding = 'pageable copies', per_step
+    FROM copies LEFT JOIN gap_findings AS f ON f.finding = 'pageable copies'
+    LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding, per_step
     WHERE copies.calls > 0 AND (f.idle IS NOT NULL OR per_step.steps = 0
                                 OR copies.calls >= per_step.steps)
     UNION ALL
@@ -136,11 +189,12 @@ WITH
                || '%d kernels ran under 10 us: the step is launch-bound.',
                f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END,
                CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END, d.shortKernels,
-               d.kernels)
+               d.kernels) || coalesce(cpu.sentence, '')
       ELSE
         printf('The GPU was idle %.3f ms in %d gap%s while the host ran code between launches%s.',
                f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END,
                CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END)
+          || coalesce(cpu.sentence, '')
       END,
       CASE WHEN 2 * d.shortKernels >= d.kernels THEN
         'Launch less: CUDA graphs (torch.compile(mode="reduce-overhead")), kernel fusion, AMP, '
@@ -150,7 +204,9 @@ WITH
           || 'torch.compile remove launch overhead; larger batches amortize it.'
       END,
       'gap_cause'
-    FROM gap_findings AS f, device_totals AS d WHERE f.finding = 'host code'
+    FROM gap_findings AS f LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding,
+         device_totals AS d
+    WHERE f.finding = 'host code'
     UNION ALL
     SELECT min(d.unhidden, d.kernelTime),
       printf('%.3f ms of the %.3f ms of copies ran while no kernel did; overlapping them with '

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "storage/sqlite_database.h"
+#include "tests/analyze/cpu_in_gaps_fixture.h"
 #include "tests/stats/stats_test_util.h"
 #include "tests/support/test_support.h"
 
@@ -89,6 +90,25 @@ TEST_CASE("prof analyze -f csv on stdout is nsys's csv", "[analyze][cli]") {
   CHECK(empty.err == "prof: gpu_gaps: No GPU was idle for more than 500 ms.\n");
 }
 
+TEST_CASE("prof analyze -r cpu_in_gaps -f csv lists the threads of each gap", "[analyze][cli]") {
+  const CommandResult result =
+      Analyze({"-f", "csv", "-r", "cpu_in_gaps:gap=1", CpuInGapsReport("analyze_cli_cpu")});
+  CHECK(result.exit_code == 0);
+  CHECK(result.out ==
+        "Gap,Gap Start (ns),Gap Duration (ns),PID,TID,Thread,Samples,Running (ns),Blocked (ns),"
+        "Preempted (ns),Top Functions\n"
+        "1,2000,10000,100,100,MainThread,10,9500,0,500,7 collate (/w/train.py:42); 3 memcpy\n"
+        "1,2000,10000,100,101,worker,0,2000,8000,0,\n"
+        "2,13000,8000,100,100,MainThread,0,0,8000,0,\n");
+  const std::string no_samples = stats::test::MakeReport("analyze_cli_cpu_skip", {}, "");
+  const CommandResult skipped = Analyze({"-r", "cpu_in_gaps", no_samples});
+  CHECK(skipped.exit_code == 0);
+  CHECK(skipped.out.empty());
+  CHECK(skipped.err == "prof: SKIPPED: " + no_samples +
+                           " could not be analyzed because it does not contain CPU sample data. "
+                           "Was it profiled with --sample=process-tree?\n");
+}
+
 TEST_CASE("the timeunit option converts the time columns", "[analyze][cli]") {
   const CommandResult result =
       Analyze({"-f", "csv", "--timeunit", "msec", "-r", "gpu_time_util", kReport});
@@ -162,7 +182,8 @@ TEST_CASE("bad input is one error line and exit status 1", "[analyze][cli]") {
   CheckFails(Analyze({"-r", "nope", kReport}),
              "unknown rule 'nope'; valid rules: cuda_memcpy_async, cuda_memcpy_sync, "
              "cuda_memset_sync, cuda_api_sync, gpu_gaps, gpu_time_util, summary, overlap, "
-             "sync_hotspots, idle_class, gap_cause, gap_cause_sum, nccl_overlap, nccl_skew");
+             "sync_hotspots, idle_class, gap_cause, gap_cause_sum, cpu_in_gaps, nccl_overlap, "
+             "nccl_skew");
   CheckFails(Analyze({"--bogus", kReport}),
              "unknown option --bogus for prof analyze; see prof analyze --help");
   CheckFails(Analyze({"-f", "xml", kReport}),

@@ -17,6 +17,11 @@ TEST_CASE("every rule has its SQL and views compiled in", "[analyze][registry]")
     CHECK_FALSE(rule.advice.empty());
     CHECK_FALSE(rule.no_result.empty());
     for (std::string_view view : rule.views) CHECK(ViewSql(view).has_value());
+    if (!rule.fallback) continue;
+    CHECK(FallbackSql(rule).has_value());
+    CHECK_FALSE(rule.fallback->advice.empty());
+    CHECK_FALSE(rule.fallback->no_result.empty());
+    for (std::string_view view : rule.fallback->views) CHECK(ViewSql(view).has_value());
   }
 }
 
@@ -28,10 +33,11 @@ TEST_CASE("the rules are nsys's six then prof's own and only summary is default"
     names.emplace_back(rule.name);
     if (rule.is_default) defaults.emplace_back(rule.name);
   }
-  CHECK(names == std::vector<std::string>{
-                     "cuda_memcpy_async", "cuda_memcpy_sync", "cuda_memset_sync", "cuda_api_sync",
-                     "gpu_gaps", "gpu_time_util", "summary", "overlap", "sync_hotspots",
-                     "idle_class", "gap_cause", "gap_cause_sum", "nccl_overlap", "nccl_skew"});
+  CHECK(names == std::vector<std::string>{"cuda_memcpy_async", "cuda_memcpy_sync",
+                                          "cuda_memset_sync", "cuda_api_sync", "gpu_gaps",
+                                          "gpu_time_util", "summary", "overlap", "sync_hotspots",
+                                          "idle_class", "gap_cause", "gap_cause_sum", "cpu_in_gaps",
+                                          "nccl_overlap", "nccl_skew"});
   CHECK(defaults == std::vector<std::string>{"summary"});
 }
 

@@ -69,10 +69,11 @@ TEST_CASE("a rule named twice with the same values runs once", "[analyze][option
 }
 
 TEST_CASE("bad rules and option values are one-line errors", "[analyze][options]") {
-  CHECK(ErrorOf({"gpu_gap"}) ==
-        "unknown rule 'gpu_gap'; valid rules: cuda_memcpy_async, cuda_memcpy_sync, "
-        "cuda_memset_sync, cuda_api_sync, gpu_gaps, gpu_time_util, summary, overlap, "
-        "sync_hotspots, idle_class, gap_cause, gap_cause_sum, nccl_overlap, nccl_skew");
+  CHECK(
+      ErrorOf({"gpu_gap"}) ==
+      "unknown rule 'gpu_gap'; valid rules: cuda_memcpy_async, cuda_memcpy_sync, "
+      "cuda_memset_sync, cuda_api_sync, gpu_gaps, gpu_time_util, summary, overlap, "
+      "sync_hotspots, idle_class, gap_cause, gap_cause_sum, cpu_in_gaps, nccl_overlap, nccl_skew");
   CHECK(
       ErrorOf({"overlap:gap=5"}) ==
       "unknown option 'gap' of rule overlap; valid options: rows, start, end, nvtx, step, warmup");
