@@ -65,10 +65,18 @@ uint64_t DomainIdOf(nvtxDomainHandle_t domain) {
 }  // namespace
 
 void ArmCaptureTriggers() {
+  uint8_t unarmed = kWindowTriggersUnarmed;
+  if (!g_window_triggers.compare_exchange_strong(unarmed, kWindowTriggersArming,
+                                                 std::memory_order_acq_rel)) {
+    return;
+  }
   protocol::CaptureControl* page = CapturePage();
-  if (page == nullptr || page->range != protocol::CaptureRange::kNvtx) return;
+  if (page == nullptr || page->range != protocol::CaptureRange::kNvtx) {
+    g_window_triggers.store(kWindowTriggersOff, std::memory_order_release);
+    return;
+  }
   g_trigger = {page, RegisteredMessagesOnly(std::getenv("NSYS_NVTX_PROFILER_REGISTER_ONLY"))};
-  g_ranges_open_windows = true;
+  g_window_triggers.store(kWindowTriggersOn, std::memory_order_release);
 }
 
 void OpenWindowFor(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes, bool push,

@@ -9,7 +9,6 @@
 #include "injection/nvtx/nvtx_callbacks.h"
 #include "injection/nvtx/nvtx_capture.h"
 #include "injection/nvtx/nvtx_handles.h"
-#include "injection/nvtx/nvtx_tracer.h"
 
 namespace prof::injection::nvtx {
 namespace {
@@ -60,7 +59,6 @@ extern "C" PROF_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get
     return 0;
   }
   nvtx::InstallForkHandler();
-  nvtx::ConfigureTracer(Settings());
   nvtx::ArmCaptureTriggers();
   if (!nvtx::FillModule(*exports, nvtx::CoreCallbacks())) return 0;
   // CORE2 (domains) exists in every NVTX that has domains; an instance without it keeps CORE.

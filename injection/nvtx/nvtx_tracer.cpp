@@ -1,5 +1,7 @@
 #include "injection/nvtx/nvtx_tracer.h"
 
+#include <atomic>
+
 #include "injection/core/event_stream.h"
 #include "injection/nvtx/library_domains.h"
 #include "injection/nvtx/nesting_levels.h"
@@ -13,11 +15,31 @@ namespace {
 
 using protocol::RecordKind;
 
-// A counter read costs a fraction of clock_gettime, and a push/pop pair reads the clock twice.
-bool g_ranges_in_ticks = false;
-bool g_default_domain_recorded = false;  // --trace=nvtx
+// What every call consults from the launcher's settings, read once by whichever thread comes
+// first (threads that race store the same value): whether the default domain is traced
+// (--trace=nvtx), and whether push/pop ranges take their times from the CPU counter, which costs a
+// fraction of clock_gettime (a pair reads the clock twice; nvtx_counter_time).
+enum TracerConfig : uint8_t {
+  kConfigUnread = 0,
+  kConfigRead = 1,
+  kDefaultDomainRecorded = 2,
+  kRangesInTicks = 4,
+};
+std::atomic<uint8_t> g_config{kConfigUnread};
 
-uint64_t RangeTime() { return g_ranges_in_ticks ? protocol::ReadCpuCounter() : MonotonicNowNs(); }
+uint8_t Config() {
+  uint8_t config = g_config.load(std::memory_order_relaxed);
+  if (config != kConfigUnread) return config;
+  const protocol::InjectionSettings& settings = Settings();
+  config = kConfigRead | (settings.traces(protocol::kTraceNvtx) ? kDefaultDomainRecorded : 0) |
+           (settings.nvtx_counter_time ? kRangesInTicks : 0);
+  g_config.store(config, std::memory_order_relaxed);
+  return config;
+}
+
+bool RangesInTicks() { return (Config() & kRangesInTicks) != 0; }
+
+uint64_t RangeTime() { return RangesInTicks() ? protocol::ReadCpuCounter() : MonotonicNowNs(); }
 
 DomainHandle* AsDomain(nvtxDomainHandle_t handle) {
   return reinterpret_cast<DomainHandle*>(handle);
@@ -26,7 +48,7 @@ DomainHandle* AsDomain(nvtxDomainHandle_t handle) {
 // Whether the domain's events are recorded: the default domain's with --trace=nvtx, a named one's
 // as decided when it was created.
 bool Records(nvtxDomainHandle_t handle) {
-  return handle == nullptr ? g_default_domain_recorded : AsDomain(handle)->recorded;
+  return handle == nullptr ? (Config() & kDefaultDomainRecorded) != 0 : AsDomain(handle)->recorded;
 }
 
 uint64_t DomainId(nvtxDomainHandle_t handle) {
@@ -50,11 +72,6 @@ nvtxEventAttributes_t EmptyAttributes() {
 }
 
 }  // namespace
-
-void ConfigureTracer(const protocol::InjectionSettings& settings) {
-  g_default_domain_recorded = settings.traces(protocol::kTraceNvtx);
-  g_ranges_in_ticks = settings.nvtx_counter_time;
-}
 
 void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
   if (!Records(domain)) return;
@@ -87,9 +104,8 @@ int RangePush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes
   const int32_t level = PushLevel(domain_id);
   if (level >= 0) {
     CaptureOnPush(domain, attributes, level, now);
-    OpenRange(
-        g_ranges_in_ticks ? RecordKind::kNvtxPushPopRangeTicks : RecordKind::kNvtxPushPopRange, now,
-        domain_id, static_cast<uint64_t>(level), attributes);
+    OpenRange(RangesInTicks() ? RecordKind::kNvtxPushPopRangeTicks : RecordKind::kNvtxPushPopRange,
+              now, domain_id, static_cast<uint64_t>(level), attributes);
   }
   return level;
 }

@@ -13,14 +13,8 @@
 #include <cstdint>
 
 #include "injection/nvtx/utf8_text.h"
-#include "injection/protocol/launch_settings.h"
 
 namespace prof::injection::nvtx {
-
-// Takes what every call consults from the launcher's settings (whether the default domain is
-// traced; whether push/pop ranges take their times from the CPU counter, nvtx_counter_time).
-// Called once, before the first NVTX call is routed to prof.
-void ConfigureTracer(const protocol::InjectionSettings& settings);
 
 void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes);
 nvtxRangeId_t RangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes);
