@@ -28,8 +28,10 @@ void TimerSampleTracker::OnSample(const ProcessStream& process,
   // the decoder's buffer keeping records 8-aligned.
   std::vector<uint64_t>& ips = ips_;
   ips.resize(sample.frame_count);
-  std::memcpy(ips.data(), reinterpret_cast<const char*>(&record) + sizeof(sample),
-              ips.size() * sizeof(uint64_t));
+  if (!ips.empty()) {
+    std::memcpy(ips.data(), reinterpret_cast<const char*>(&record) + sizeof(sample),
+                ips.size() * sizeof(uint64_t));
+  }
   RawCpuSample raw;
   raw.pid = process.pid;
   raw.tid = sample.header.tid;
