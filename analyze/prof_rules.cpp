@@ -142,6 +142,7 @@ RuleSpec CpuInGaps() {
   rule.main_form_tables = {kRuntimeCalls};
   rule.optional_tables = {"NVTX_EVENTS", "OSRT_API", "SCHED_EVENTS", "ThreadNames"};
   for (std::string_view view : CpuSpanViews("analyze_gap_spans")) rule.views.push_back(view);
+  rule.views.push_back("analyze_span_top_functions");
   rule.options.push_back({"functions", OptionKind::kInteger, 3,
                           "functions listed per thread, most self samples first (default 3)", 1,
                           100});
@@ -159,8 +160,10 @@ RuleSpec CpuInGaps() {
   rule.no_result =
       "No GPU was idle longer than the gap threshold in the window, or no CPU sample was taken in "
       "a gap.";
+  std::vector<std::string_view> window_views = CpuSpanViews("analyze_window_spans");
+  window_views.push_back("analyze_span_top_functions");
   rule.fallback = RuleFallback{
-      CpuSpanViews("analyze_window_spans"),
+      window_views,
       "The report has no GPU operations: where each thread's CPU time in the window went. Samples\n"
       "(%) is its share of all samples, Top Functions the functions they were taken in (self\n"
       "samples; Python frames as function (file:line)); with --cpuctxsw, Running, Blocked and\n"

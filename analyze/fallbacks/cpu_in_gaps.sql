@@ -3,13 +3,6 @@
 -- or ran in it, or switched CPU inside it (analyze_span_threads). Times in ns. Rows by samples,
 -- most first (ties by PID, TID); at most rows= rows.
 WITH
-  top_functions AS (
-    SELECT spanId, globalTid, group_concat(samples || ' ' || function, '; ') AS functions
-    FROM (SELECT * FROM analyze_span_functions
-          WHERE rank <= (SELECT value FROM rule_options WHERE name = 'functions')
-          ORDER BY spanId, globalTid, rank)
-    GROUP BY spanId, globalTid
-  ),
   total AS (SELECT sum(samples) AS samples FROM analyze_span_threads)
 SELECT
   (thread.globalTid >> 24) & 0xFFFFFF AS "PID",
@@ -25,7 +18,7 @@ SELECT
   thread.preempted AS "Preempted (ns)",             -- off the CPU, runnable
   coalesce(top.functions, '') AS "Top Functions"    -- '<self samples> <function>; ...'
 FROM analyze_span_threads AS thread, total
-LEFT JOIN top_functions AS top
+LEFT JOIN analyze_span_top_functions AS top
   ON top.spanId = thread.spanId AND top.globalTid = thread.globalTid
 WHERE thread.listed
 ORDER BY thread.samples DESC, 1, 2

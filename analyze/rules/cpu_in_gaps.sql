@@ -3,14 +3,6 @@
 -- ran in it, switched CPU inside it, or launched the work ending it (analyze_span_threads).
 -- Times in ns. Rows by gap (gap_cause's order: longest first), then most samples, then TID; at
 -- most rows= rows. On a report without GPU operations the rule runs fallbacks/cpu_in_gaps.sql.
-WITH
-  top_functions AS (
-    SELECT spanId, globalTid, group_concat(samples || ' ' || function, '; ') AS functions
-    FROM (SELECT * FROM analyze_span_functions
-          WHERE rank <= (SELECT value FROM rule_options WHERE name = 'functions')
-          ORDER BY spanId, globalTid, rank)
-    GROUP BY spanId, globalTid
-  )
 SELECT
   span.spanId AS "Gap",                             -- gap_cause's Row#
   span.start AS "Gap Start (ns)",                   -- end of the operation before the gap
@@ -28,7 +20,7 @@ SELECT
   coalesce(top.functions, '') AS "Top Functions"    -- '<self samples> <function>; ...'
 FROM analyze_span_threads AS thread
 JOIN analyze_cpu_spans AS span ON span.spanId = thread.spanId
-LEFT JOIN top_functions AS top
+LEFT JOIN analyze_span_top_functions AS top
   ON top.spanId = thread.spanId AND top.globalTid = thread.globalTid
 WHERE thread.listed
 ORDER BY span.spanId, thread.samples DESC, thread.globalTid
