@@ -39,7 +39,9 @@ uint8_t Config() {
 
 bool RangesInTicks() { return (Config() & kRangesInTicks) != 0; }
 
-uint64_t RangeTime() { return RangesInTicks() ? protocol::ReadCpuCounter() : MonotonicNowNs(); }
+uint64_t RangeTime(bool in_ticks) {
+  return in_ticks ? protocol::ReadCpuCounter() : MonotonicNowNs();
+}
 
 DomainHandle* AsDomain(nvtxDomainHandle_t handle) {
   return reinterpret_cast<DomainHandle*>(handle);
@@ -99,20 +101,22 @@ void RangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
 // below always get CLOCK_MONOTONIC times when they use them.
 int RangePush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
   if (!Records(domain)) return 0;
-  const uint64_t now = RangeTime();
+  // One decision for the range's time and the kind that says which clock it is on.
+  const bool in_ticks = RangesInTicks();
+  const uint64_t now = RangeTime(in_ticks);
   const uint64_t domain_id = AnnouncedDomainId(domain);
   const int32_t level = PushLevel(domain_id);
   if (level >= 0) {
     CaptureOnPush(domain, attributes, level, now);
-    OpenRange(RangesInTicks() ? RecordKind::kNvtxPushPopRangeTicks : RecordKind::kNvtxPushPopRange,
-              now, domain_id, static_cast<uint64_t>(level), attributes);
+    OpenRange(in_ticks ? RecordKind::kNvtxPushPopRangeTicks : RecordKind::kNvtxPushPopRange, now,
+              domain_id, static_cast<uint64_t>(level), attributes);
   }
   return level;
 }
 
 int RangePop(nvtxDomainHandle_t domain) {
   if (!Records(domain)) return 0;
-  const uint64_t now = RangeTime();
+  const uint64_t now = RangeTime(RangesInTicks());
   const uint64_t domain_id = DomainId(domain);
   const int32_t level = PopLevel(domain_id);
   if (level >= 0) {
