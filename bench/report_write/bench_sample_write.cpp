@@ -4,60 +4,40 @@
 //
 // Usage: bench_sample_write [samples] [report path]   (defaults: 100000,
 // /tmp/bench_sample_write.sqlite)
-#include <sys/resource.h>
-
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "bench/report_write/write_timing.h"
 #include "storage/global_id.h"
 #include "storage/report_writer.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using prof::storage::ReportWriter;
 
 constexpr int kDepth = 40;
 constexpr int kFunctions = 2000;              // distinct functions the stacks draw from
 constexpr int64_t kSamplesPerCommit = 25000;  // about 1M rows, as the collector commits
 
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-double CpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   const int64_t samples = argc > 1 ? std::atoll(argv[1]) : 100000;
   const std::string path = argc > 2 ? argv[2] : "/tmp/bench_sample_write.sqlite";
-  prof::StatusOr<std::unique_ptr<ReportWriter>> created = ReportWriter::Create(path);
-  if (!created.ok()) {
-    std::fprintf(stderr, "bench_sample_write: %s\n", created.status().message().c_str());
-    return 1;
-  }
-  std::unique_ptr<ReportWriter> writer = std::move(created).value();
   std::vector<prof::storage::StringId> symbols, modules;
-  for (int i = 0; i < kFunctions; ++i) {
-    symbols.push_back(writer->InternString("function_" + std::to_string(i)));
-    modules.push_back(writer->InternString("/usr/lib/libmodule_" + std::to_string(i % 50) + ".so"));
-  }
-  const Clock::time_point start = Clock::now();
-  const double cpu_start = CpuSeconds();
+  const auto intern = [&](ReportWriter* writer) {
+    for (int i = 0; i < kFunctions; ++i) {
+      symbols.push_back(writer->InternString("function_" + std::to_string(i)));
+      modules.push_back(
+          writer->InternString("/usr/lib/libmodule_" + std::to_string(i % 50) + ".so"));
+    }
+  };
   prof::storage::CpuSampleRow sample;
   prof::storage::SamplingFrameRow frame;
   frame.unwind_method = prof::storage::kUnwindDwarfEh;
-  for (int64_t i = 0; i < samples; ++i) {
+  const auto add = [&](ReportWriter* writer, int64_t i) {
     sample.id = i + 1;
     sample.start = i * 1000;
     sample.cpu = static_cast<int32_t>(i % 16);
@@ -72,33 +52,23 @@ int main(int argc, char** argv) {
       frame.stack_depth = depth;
       writer->Add<prof::storage::kSamplingCallchainsTable>(frame);
     }
-    if ((i + 1) % kSamplesPerCommit != 0) continue;
-    if (prof::Status status = writer->Commit(); !status.ok()) {
-      std::fprintf(stderr, "bench_sample_write: %s\n", status.message().c_str());
-      return 1;
-    }
-  }
-  const double load_seconds = SecondsSince(start);
-  const Clock::time_point finish_start = Clock::now();
-  prof::storage::SessionInfo session;
-  session.duration_ns = static_cast<int64_t>(load_seconds * 1e9);
-  if (prof::Status status = writer->Finish(session); !status.ok()) {
-    std::fprintf(stderr, "bench_sample_write: %s\n", status.message().c_str());
+  };
+  prof::bench::WriteTiming timing;
+  if (!prof::bench::TimeReportWrites("bench_sample_write", path, samples, kSamplesPerCommit, intern,
+                                     add, &timing)) {
     return 1;
   }
-  const double total_seconds = load_seconds + SecondsSince(finish_start);
-  const double cpu_seconds = CpuSeconds() - cpu_start;
+  const double total_seconds = timing.total_seconds();
   const double frames = static_cast<double>(samples) * kDepth;
   std::printf("samples:          %lld (%d frames each)\n", static_cast<long long>(samples), kDepth);
-  std::printf("load:             %.3f s, %.0f samples/s\n", load_seconds, samples / load_seconds);
+  std::printf("load:             %.3f s, %.0f samples/s\n", timing.load_seconds,
+              samples / timing.load_seconds);
   std::printf(
       "total:            %.3f s, %.0f samples/s, %.0f SAMPLING_CALLCHAINS rows/s, "
       "%.0f rows/s in all (CPU %.3f s)\n",
       total_seconds, samples / total_seconds, frames / total_seconds,
-      (frames + samples) / total_seconds, cpu_seconds);
+      (frames + samples) / total_seconds, timing.cpu_seconds);
   std::printf("report size:      %.1f MiB (%.1f bytes per frame)\n",
-              static_cast<double>(std::filesystem::file_size(path)) / (1024.0 * 1024.0),
-              static_cast<double>(std::filesystem::file_size(path)) / frames);
-  std::filesystem::remove(path);
+              timing.report_bytes / (1024.0 * 1024.0), timing.report_bytes / frames);
   return 0;
 }
