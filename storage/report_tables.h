@@ -5,6 +5,7 @@
 #include "storage/table_definition.h"
 #include "storage/tables/cuda_tables.h"
 #include "storage/tables/enum_tables.h"
+#include "storage/tables/gpu_metrics_tables.h"
 #include "storage/tables/host_tables.h"
 #include "storage/tables/session_tables.h"
 
@@ -20,10 +21,11 @@ using ReportTables = TableList<
     kCudaCallchainsTable, kMpiRanksTable, kCublasEventsTable, kCudnnEventsTable,
     kCudaGpuMemoryUsageEventsTable, kDiagnosticEventTable, kProfStatsTable, kTargetInfoGpuTable,
     kTargetInfoCudaDeviceTable, kTargetInfoCudaStreamTable, kTargetInfoCudaContextInfoTable,
-    kEnumNsysEventType, kEnumNsysEventClass, kEnumCudaMemcpyOper, kEnumCudaMemKind,
-    kEnumCuptiSyncType, kEnumCudaKernelLaunchType, kEnumCudaFuncCacheConfig,
-    kEnumCudaSharedMemLimitConfig, kEnumCuptiStreamType, kEnumCudaDevMemEventOper,
-    kEnumDiagnosticTimestampSource, kEnumDiagnosticSourceType, kEnumDiagnosticSeverityLevel,
-    kEnumSamplingThreadState, kEnumStackUnwindMethod, kEnumSchedulingThreadBlock>;
+    kGpuMetricsTable, kTargetInfoGpuMetricsTable, kEnumNsysEventType, kEnumNsysEventClass,
+    kEnumCudaMemcpyOper, kEnumCudaMemKind, kEnumCuptiSyncType, kEnumCudaKernelLaunchType,
+    kEnumCudaFuncCacheConfig, kEnumCudaSharedMemLimitConfig, kEnumCuptiStreamType,
+    kEnumCudaDevMemEventOper, kEnumDiagnosticTimestampSource, kEnumDiagnosticSourceType,
+    kEnumDiagnosticSeverityLevel, kEnumSamplingThreadState, kEnumStackUnwindMethod,
+    kEnumSchedulingThreadBlock>;
 
 }  // namespace prof::storage

@@ -1,0 +1,50 @@
+// The GPU-metrics tables (docs/gpu-metrics.md): the GPU's performance counters sampled over the run,
+// as nsys's `--gpu-metrics-devices` writes them. Metric ids are the report's own: readers join
+// GPU_METRICS to TARGET_INFO_GPU_METRICS on (typeId, metricId) and select metrics by name.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "storage/table_definition.h"
+
+namespace prof::storage {
+
+// One value of one metric of one GPU at one sample (GPU_METRICS). typeId's low byte is the GPU's
+// id (TARGET_INFO_GPU.id), as in nsys's exports.
+struct GpuMetricRow {
+  int64_t raw_timestamp = 0;         // the counter sample's end, in the GPU's own clock (ns)
+  std::optional<int64_t> timestamp;  // the same instant in ns since session start
+  int64_t type_id = 0;
+  int64_t metric_id = 0;
+  int64_t value = 0;  // nsys's units: percentages 0-100, MHz, requests; the name says which
+};
+
+// A metric a GPU was sampled for (TARGET_INFO_GPU_METRICS): written once per (typeId, metricId)
+// before the metric's first value.
+struct GpuMetricInfoRow {
+  int64_t type_id = 0;
+  int64_t source_id = 0;  // the sampled GPU's id
+  std::string type_name;  // "GPU <id> <metric set>"; see docs/gpu-metrics.md
+  int64_t metric_id = 0;
+  std::string metric_name;  // nsys's names: "SMs Active [Throughput %]", ...
+};
+
+// clang-format off
+inline constexpr auto kGpuMetricsTable = DefineTable<GpuMetricRow>("GPU_METRICS", TableCreation::kOnFirstRow, ColumnList(
+    Column("rawTimestamp", kIntegerNotNull, &GpuMetricRow::raw_timestamp),
+    Column("timestamp",    kInteger,        &GpuMetricRow::timestamp),
+    Column("typeId",       kIntegerNotNull, &GpuMetricRow::type_id),
+    Column("metricId",     kIntegerNotNull, &GpuMetricRow::metric_id),
+    Column("value",        kIntegerNotNull, &GpuMetricRow::value))).CountedAs("GPU metric values");
+
+inline constexpr auto kTargetInfoGpuMetricsTable = DefineTable<GpuMetricInfoRow>("TARGET_INFO_GPU_METRICS", TableCreation::kOnFirstRow, ColumnList(
+    Column("typeId",     kIntegerNotNull, &GpuMetricInfoRow::type_id),
+    Column("sourceId",   kIntegerNotNull, &GpuMetricInfoRow::source_id),
+    Column("typeName",   kTextNotNull,    &GpuMetricInfoRow::type_name),
+    Column("metricId",   kIntegerNotNull, &GpuMetricInfoRow::metric_id),
+    Column("metricName", kTextNotNull,    &GpuMetricInfoRow::metric_name)));
+// clang-format on
+
+}  // namespace prof::storage
