@@ -223,13 +223,15 @@ void Append(ThreadRing* ring, const void* first, size_t first_size, const void* 
   constexpr size_t kHalf = ThreadRing::kCapacity / 2;
   // Marked from before any wait for room: a death while waiting cuts this record.
   ring->BeginWrite();
-  const bool was_below_half = ring->UsedBytes() <= kHalf;
-  if (!ring->TryAppend(first, first_size, second, second_size) &&
-      !WaitForSpace(ring, first, first_size, second, second_size)) {
+  if (ring->TryAppend(first, first_size, second, second_size)) {
+    // Once per crossing of half full, not once per record. (The record's own bytes: a gap it
+    // skipped is not backlog.)
+    const size_t used = ring->UsedBytes();
+    const size_t record = protocol::AlignedRecordSize(first_size + second_size);
+    if (used > kHalf && used - record <= kHalf) RequestDrain();
+  } else if (!WaitForSpace(ring, first, first_size, second, second_size)) {
     ring->dropped.fetch_add(1, std::memory_order_relaxed);
     ring->EndWrite();  // a range taken from the open ranges is dropped with it
-  } else if (was_below_half && ring->UsedBytes() > kHalf) {
-    RequestDrain();  // once per crossing, not once per record
   }
 }
 
@@ -324,7 +326,7 @@ void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_
     record->header.size =
         static_cast<uint16_t>(protocol::AlignedRecordSize(sizeof(*record) + text_length));
     record->text_length = static_cast<uint32_t>(text_length);
-    if (!ring->OpenRange(record, sizeof(*record), text, text_length)) {
+    if (!ring->OpenRange(*record, text, text_length)) {
       ring->dropped.fetch_add(1, std::memory_order_relaxed);  // nested beyond the ranges' memory
     }
   }

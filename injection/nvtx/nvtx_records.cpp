@@ -38,41 +38,41 @@ NvtxPayloadKind ReadPayload(const nvtxEventAttributes_t& attributes, uint64_t* b
   return static_cast<NvtxPayloadKind>(attributes.payloadType);
 }
 
-// Where a finished event record goes: the stream, or the thread's open ranges (a push).
-using EventSink = void (*)(protocol::NvtxEventRecord* record, const char* text, size_t length);
-
+// Where a finished event record goes (a template argument, so that each path inlines it): the
+// stream, or the thread's open ranges (a push).
 void EmitToStream(protocol::NvtxEventRecord* record, const char* text, size_t length) {
   record->text_length = ClampTextLength(length);
   EmitRecordWithText(&record->header, sizeof(*record), text, record->text_length);
 }
 
+template <auto sink>
 void SendEventText(protocol::NvtxEventRecord* record, NvtxMessageKind kind, const char* text,
-                   size_t length, EventSink sink) {
+                   size_t length) {
   record->message_kind = kind;
   sink(record, text, length);
 }
 
 // Sends `record` with the attributes' message in UTF-8.
-void SendWithMessage(protocol::NvtxEventRecord* record, const nvtxEventAttributes_t& attributes,
-                     EventSink sink) {
+template <auto sink>
+void SendWithMessage(protocol::NvtxEventRecord* record, const nvtxEventAttributes_t& attributes) {
   // A null message pointer of any type means "no message".
   if (attributes.message.ascii != nullptr) {
     switch (attributes.messageType) {
       case NVTX_MESSAGE_TYPE_ASCII: {
         const Utf8Text text(attributes.message.ascii);
-        SendEventText(record, NvtxMessageKind::kText, text.data(), text.size(), sink);
+        SendEventText<sink>(record, NvtxMessageKind::kText, text.data(), text.size());
         return;
       }
       case NVTX_MESSAGE_TYPE_UNICODE: {
         const Utf8Text text(attributes.message.unicode);
-        SendEventText(record, NvtxMessageKind::kText, text.data(), text.size(), sink);
+        SendEventText<sink>(record, NvtxMessageKind::kText, text.data(), text.size());
         return;
       }
       case NVTX_MESSAGE_TYPE_REGISTERED: {
         const auto* string = reinterpret_cast<const StringHandle*>(attributes.message.registered);
         record->registered_string_id = string->id;
-        SendEventText(record, NvtxMessageKind::kRegistered, string->text, string->text_length,
-                      sink);
+        SendEventText<sink>(record, NvtxMessageKind::kRegistered, string->text,
+                            string->text_length);
         return;
       }
       default:
@@ -83,8 +83,8 @@ void SendWithMessage(protocol::NvtxEventRecord* record, const nvtxEventAttribute
 }
 
 // Fills `record` from the program's attributes and sends it.
-void SendEvent(protocol::NvtxEventRecord* record, const nvtxEventAttributes_t* attributes,
-               EventSink sink) {
+template <auto sink>
+void SendEvent(protocol::NvtxEventRecord* record, const nvtxEventAttributes_t* attributes) {
   if (!HasAttributes(attributes)) return sink(record, nullptr, 0);
   record->category = attributes->category;
   if (attributes->colorType == NVTX_COLOR_ARGB) {
@@ -92,7 +92,7 @@ void SendEvent(protocol::NvtxEventRecord* record, const nvtxEventAttributes_t* a
     record->color = attributes->color;
   }
   record->payload_kind = ReadPayload(*attributes, &record->payload_bits);
-  SendWithMessage(record, *attributes, sink);
+  SendWithMessage<sink>(record, *attributes);
 }
 
 }  // namespace
@@ -104,7 +104,7 @@ void EmitEvent(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id
   record.header.timestamp_ns = timestamp;
   record.domain_id = domain_id;
   record.range_id = range_id;
-  SendEvent(&record, attributes, EmitToStream);
+  SendEvent<EmitToStream>(&record, attributes);
 }
 
 void OpenRange(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id, uint64_t level,
@@ -114,7 +114,7 @@ void OpenRange(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id
   record.header.timestamp_ns = timestamp;
   record.domain_id = domain_id;
   record.level = level;
-  SendEvent(&record, attributes, OpenPushPopRange);
+  SendEvent<OpenPushPopRange>(&record, attributes);
 }
 
 void EmitRangeEnd(uint64_t timestamp, uint64_t domain_id, uint64_t range_id) {

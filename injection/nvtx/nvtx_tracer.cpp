@@ -27,14 +27,19 @@ enum TracerConfig : uint8_t {
 };
 std::atomic<uint8_t> g_config{kConfigUnread};
 
-uint8_t Config() {
-  uint8_t config = g_config.load(std::memory_order_relaxed);
-  if (config != kConfigUnread) return config;
+__attribute__((noinline)) uint8_t ReadConfig() {
   const protocol::InjectionSettings& settings = Settings();
-  config = kConfigRead | (settings.traces(protocol::kTraceNvtx) ? kDefaultDomainRecorded : 0) |
-           (settings.nvtx_counter_time ? kRangesInTicks : 0);
+  const uint8_t config = kConfigRead |
+                         (settings.traces(protocol::kTraceNvtx) ? kDefaultDomainRecorded : 0) |
+                         (settings.nvtx_counter_time ? kRangesInTicks : 0);
   g_config.store(config, std::memory_order_relaxed);
   return config;
+}
+
+// Inline: every call asks, and only the first reads the settings.
+inline uint8_t Config() {
+  const uint8_t config = g_config.load(std::memory_order_relaxed);
+  return config != kConfigUnread ? config : ReadConfig();
 }
 
 bool RangesInTicks() { return (Config() & kRangesInTicks) != 0; }

@@ -105,48 +105,80 @@ size_t ThreadRing::Drain(char* out, size_t capacity) {
   return count;
 }
 
-bool ThreadRing::OpenRange(const void* record, size_t record_size, const void* text,
-                           size_t text_size) {
-  const size_t total = AlignedRecordSize(record_size + text_size);
+bool ThreadRing::OpenRange(const NvtxEventRecord& record, const char* text, size_t text_size) {
+  const size_t total = AlignedRecordSize(sizeof(record) + text_size);
   const uint32_t used = open_bytes_.load(std::memory_order_relaxed);
   if (total > UINT16_MAX || used > kOpenRangeBytes || kOpenRangeBytes - used < total) return false;
   BeginWrite();  // a death before the range is whole here cuts it
   char* entry = open_ranges_ + used;
-  std::memcpy(entry, record, record_size);
-  std::memcpy(entry + record_size, text, text_size);
-  std::memset(entry + record_size + text_size, 0, total - record_size - text_size);
+  std::memcpy(entry, &record, sizeof(record));  // a fixed size: a few moves, no call
+  if (text_size > 0) {
+    // The padding is the zeroed last word, which the text then partly covers.
+    constexpr uint64_t kZero = 0;
+    std::memcpy(entry + total - sizeof(kZero), &kZero, sizeof(kZero));
+    std::memcpy(entry + sizeof(record), text, text_size);
+  }
   // Published whole: the launcher reads [0, open_bytes_) only.
   open_bytes_.store(used + static_cast<uint32_t>(total), std::memory_order_release);
   EndWrite();
+  // No ranges: the starts are known (none). Starts unknown stay unknown until the ranges are gone.
+  if (used == 0) open_count_ = 0;
+  if ((open_count_ > 0 || used == 0) && open_count_ < kMaxOpenRanges) {
+    open_starts_[open_count_++] = used;
+  } else {
+    open_count_ = 0;
+  }
   return true;
+}
+
+bool ThreadRing::FindOpenRange(uint64_t domain_id, uint64_t level, uint32_t used, uint32_t* offset,
+                               uint16_t* size) const {
+  // Only the three fields compared are read: copying each whole record out cost the pop more
+  // than the rest of its search.
+  auto matches = [&](uint32_t at, uint16_t* entry_size) {
+    const char* entry = open_ranges_ + at;
+    uint64_t entry_domain;
+    uint64_t entry_level;
+    std::memcpy(entry_size, entry + offsetof(RecordHeader, size), sizeof(*entry_size));
+    std::memcpy(&entry_domain, entry + offsetof(NvtxEventRecord, domain_id), sizeof(entry_domain));
+    std::memcpy(&entry_level, entry + offsetof(NvtxEventRecord, level), sizeof(entry_level));
+    return entry_domain == domain_id && entry_level == level;
+  };
+  // The innermost range of all, where the producer's starts say it is and its size confirms.
+  if (open_count_ > 0 && open_count_ <= kMaxOpenRanges) {
+    const uint32_t top = open_starts_[open_count_ - 1];
+    uint16_t top_size = 0;
+    if (top < used && used - top >= sizeof(NvtxEventRecord) && matches(top, &top_size) &&
+        top_size == used - top) {
+      *offset = top;
+      *size = top_size;
+      return true;
+    }
+  }
+  // Otherwise the innermost of the domain is its last entry: ranges of other domains may sit
+  // above it (NVTX nests per domain).
+  bool found = false;
+  for (uint32_t at = 0; at + sizeof(NvtxEventRecord) <= used;) {
+    uint16_t entry_size = 0;
+    const bool match = matches(at, &entry_size);
+    if (entry_size < sizeof(NvtxEventRecord)) break;  // not written by this thread: stop
+    if (match && entry_size <= used - at) {
+      *offset = at;
+      *size = entry_size;
+      found = true;
+    }
+    at += entry_size;
+  }
+  return found;
 }
 
 ThreadRing::ClosedRange ThreadRing::CloseRange(uint64_t domain_id, uint64_t level,
                                                uint64_t end_ns) {
   const uint32_t used = open_bytes_.load(std::memory_order_relaxed);
-  // The innermost range of the domain is the last of its entries; ranges of other domains may
-  // sit above it (NVTX nests per domain).
-  uint32_t found = used;
-  uint16_t found_size = 0;
   if (used > kOpenRangeBytes) return {};
-  // Only the three fields compared are read: copying each whole record out cost the pop more
-  // than the rest of its search.
-  for (uint32_t offset = 0; offset + sizeof(NvtxEventRecord) <= used;) {
-    const char* entry = open_ranges_ + offset;
-    uint16_t size;
-    uint64_t entry_domain;
-    uint64_t entry_level;
-    std::memcpy(&size, entry + offsetof(RecordHeader, size), sizeof(size));
-    std::memcpy(&entry_domain, entry + offsetof(NvtxEventRecord, domain_id), sizeof(entry_domain));
-    std::memcpy(&entry_level, entry + offsetof(NvtxEventRecord, level), sizeof(entry_level));
-    if (size < sizeof(NvtxEventRecord)) break;  // not written by this thread: stop
-    if (entry_domain == domain_id && entry_level == level) {
-      found = offset;
-      found_size = size;
-    }
-    offset += size;
-  }
-  if (found == used || found_size > used - found) return {};
+  uint32_t found = 0;
+  uint16_t found_size = 0;
+  if (!FindOpenRange(domain_id, level, used, &found, &found_size)) return {};
   BeginWrite();
   // The launcher sees the ranges below only until EndClose() (a death in between loses the range
   // and those above it, counted as torn).
@@ -163,6 +195,25 @@ void ThreadRing::EndClose(const ClosedRange& range) {
   const uint32_t above = range.open_end - end;
   if (above > 0) std::memmove(open_ranges_ + range.offset, open_ranges_ + end, above);
   open_bytes_.store(range.offset + above, std::memory_order_release);
+  if (above == 0 && open_count_ > 0 && open_starts_[open_count_ - 1] == range.offset) {
+    --open_count_;
+  } else {
+    RecountOpenRanges(range.offset + above);
+  }
+}
+
+void ThreadRing::RecountOpenRanges(uint32_t used) {
+  open_count_ = 0;
+  for (uint32_t at = 0; at + sizeof(RecordHeader) <= used;) {
+    uint16_t size;
+    std::memcpy(&size, open_ranges_ + at + offsetof(RecordHeader, size), sizeof(size));
+    if (size == 0 || open_count_ == kMaxOpenRanges) {
+      open_count_ = 0;  // unknown: CloseRange searches
+      return;
+    }
+    open_starts_[open_count_++] = at;
+    at += size;
+  }
 }
 
 size_t ThreadRing::CopyOpenRanges(char* out, size_t capacity) const {

@@ -32,6 +32,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "injection/protocol/record_format.h"
+
 namespace prof::protocol {
 
 class alignas(4096) ThreadRing {
@@ -85,7 +87,7 @@ class alignas(4096) ThreadRing {
   // them when the process ends first. 64 KiB: ~700 nested ranges of 20-character names.
   static constexpr size_t kOpenRangeBytes = size_t{64} << 10;
   // Producer: keeps a range's record and its text. False when the open ranges' memory is full.
-  bool OpenRange(const void* record, size_t record_size, const void* text, size_t text_size);
+  bool OpenRange(const NvtxEventRecord& record, const char* text, size_t text_size);
   // A range CloseRange() ended: its whole record, in place in the open ranges.
   struct ClosedRange {
     const char* bytes = nullptr;  // null: no such open range
@@ -106,7 +108,10 @@ class alignas(4096) ThreadRing {
   // left them) into `out`, at most `capacity` bytes; returns the byte count.
   size_t CopyOpenRanges(char* out, size_t capacity) const;
   // Consumer, on a retired ring whose open ranges it took: the next owner starts with none.
-  void ClearOpenRanges() { open_bytes_.store(0, std::memory_order_release); }
+  void ClearOpenRanges() {
+    open_count_ = 0;  // no owner runs now: the next one claims the ring after this
+    open_bytes_.store(0, std::memory_order_release);
+  }
 
   std::atomic<State> state{State::kFree};
   uint32_t owner_tid = 0;
@@ -123,6 +128,12 @@ class alignas(4096) ThreadRing {
   }
   // The size field of the record (or gap marker) that starts at `position`.
   uint16_t RecordSizeAt(uint64_t position) const;
+  // Where the innermost open range of `domain_id` at `level` starts among the `used` bytes of open
+  // ranges, and its size; false when there is none.
+  bool FindOpenRange(uint64_t domain_id, uint64_t level, uint32_t used, uint32_t* offset,
+                     uint16_t* size) const;
+  // Sets open_starts_ from the open ranges themselves (after one was taken from their middle).
+  void RecountOpenRanges(uint32_t used);
 
   alignas(64) std::atomic<uint64_t> head_{0};  // written by the producer
   // Where the producer's latest gap marker sits (0: none yet); written by the producer.
@@ -132,6 +143,13 @@ class alignas(4096) ThreadRing {
   alignas(64) std::atomic<uint64_t> tail_{0};  // written by the consumer
   // Bytes of open ranges (whole records from open_ranges_[0]); written by the producer.
   alignas(64) std::atomic<uint32_t> open_bytes_{0};
+  // Producer only: where each open range starts, innermost last, so that a pop finds the range
+  // it ends without walking the others (it is the innermost of all unless domains interleave).
+  // open_count_ is 0 when the starts are not known (more ranges than kMaxOpenRanges); CloseRange
+  // then searches.
+  static constexpr uint32_t kMaxOpenRanges = kOpenRangeBytes / 64;
+  uint32_t open_count_ = 0;
+  uint32_t open_starts_[kMaxOpenRanges];
   alignas(64) char open_ranges_[kOpenRangeBytes];
   alignas(64) char data_[kCapacity];
 };
@@ -154,7 +172,7 @@ struct RingSegmentHeader {
 };
 
 inline constexpr uint32_t kRingSegmentMagic = 0x474e4952;  // "RING" little-endian
-inline constexpr uint32_t kRingSegmentVersion = 1;
+inline constexpr uint32_t kRingSegmentVersion = 2;
 inline constexpr size_t kRingSegmentHeaderBytes = 4096;
 // Rings per segment: 512 MiB of address space, of which only what threads write becomes memory.
 inline constexpr uint32_t kRingsPerSegment = 16;

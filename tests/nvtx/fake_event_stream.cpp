@@ -84,7 +84,7 @@ void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_
   record->header.size =
       static_cast<uint16_t>(protocol::AlignedRecordSize(sizeof(*record) + text_length));
   record->text_length = static_cast<uint32_t>(text_length);
-  OpenRangesOfThisThread()->OpenRange(record, sizeof(*record), text, text_length);
+  OpenRangesOfThisThread()->OpenRange(*record, text, text_length);
 }
 
 // Captures the range as it would be emitted: whole, with its end.

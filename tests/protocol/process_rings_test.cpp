@@ -170,7 +170,7 @@ bool Push(ThreadRing* ring, uint64_t domain_id, uint64_t level, uint64_t start,
   record.domain_id = domain_id;
   record.level = level;
   record.text_length = static_cast<uint32_t>(text.size());
-  return ring->OpenRange(&record, sizeof(record), text.data(), text.size());
+  return ring->OpenRange(record, text.data(), text.size());
 }
 
 TEST_CASE("ranges open when the process ends come out whole, ended as it ended", "[rings]") {

@@ -240,7 +240,7 @@ bool Open(ThreadRing* ring, uint64_t domain_id, uint64_t level, const std::strin
   record.domain_id = domain_id;
   record.level = level;
   record.text_length = static_cast<uint32_t>(text.size());
-  return ring->OpenRange(&record, sizeof(record), text.data(), text.size());
+  return ring->OpenRange(record, text.data(), text.size());
 }
 
 // The text of the range `Take` removed, or "" when none.
@@ -293,4 +293,43 @@ TEST_CASE("open ranges beyond their memory are refused, not written past it", "[
   CHECK(level == ThreadRing::kOpenRangeBytes / per_range);
   CHECK(Take(ring.get(), 0, level - 1) == text);
   CHECK(Open(ring.get(), 0, level - 1, text));
+}
+
+TEST_CASE("a pop finds its range after others were taken from the middle or cleared", "[ring]") {
+  auto ring = std::make_unique<ThreadRing>();
+  REQUIRE(Open(ring.get(), 0, 0, "a"));
+  REQUIRE(Open(ring.get(), 1, 0, "b"));
+  REQUIRE(Open(ring.get(), 0, 1, "c"));
+  REQUIRE(Open(ring.get(), 1, 1, "d"));
+  CHECK(Take(ring.get(), 0, 1) == "c");  // from the middle: the ranges above move down
+  REQUIRE(Open(ring.get(), 0, 1, "e"));
+  CHECK(Take(ring.get(), 0, 1) == "e");
+  CHECK(Take(ring.get(), 1, 1) == "d");
+  CHECK(Take(ring.get(), 1, 0) == "b");
+  CHECK(Take(ring.get(), 0, 0) == "a");
+  CHECK(OpenTexts(*ring).empty());
+  // A retired ring the launcher cleared: its next owner starts from nothing.
+  REQUIRE(Open(ring.get(), 0, 0, "f"));
+  REQUIRE(Open(ring.get(), 0, 1, "g"));
+  ring->ClearOpenRanges();
+  CHECK(Take(ring.get(), 0, 1).empty());
+  REQUIRE(Open(ring.get(), 0, 0, "h"));
+  CHECK(Take(ring.get(), 0, 0) == "h");
+  CHECK(OpenTexts(*ring).empty());
+}
+
+TEST_CASE("more open ranges than the starts hold are still found", "[ring]") {
+  auto ring = std::make_unique<ThreadRing>();
+  uint64_t level = 0;
+  while (Open(ring.get(), 0, level, "")) ++level;  // 64-byte records: as many as fit
+  REQUIRE(level == ThreadRing::kOpenRangeBytes / sizeof(NvtxEventRecord));
+  for (uint64_t pop = level; pop-- > 0;) {
+    INFO("level " << pop);
+    const ThreadRing::ClosedRange range = ring->CloseRange(0, pop, 1);
+    REQUIRE(range.bytes != nullptr);
+    CHECK(range.offset == pop * sizeof(NvtxEventRecord));
+    ring->EndWrite();
+    ring->EndClose(range);
+  }
+  CHECK(OpenTexts(*ring).empty());
 }
