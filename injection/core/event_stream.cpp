@@ -76,8 +76,9 @@ size_t ReadProcessName(char* out, size_t capacity) {
 }
 
 // Asks the launcher to drain this process's rings now. Never waits: when the socket is full (the
-// launcher is behind anyway) or gone, the launcher's periodic pass drains them.
-void RequestDrain() {
+// launcher is behind anyway) or gone, the launcher's periodic pass drains them. Out of line, as
+// every path below that is not a record's usual one: the entry points inline everything else.
+__attribute__((noinline)) void RequestDrain() {
   const ErrnoKept errno_kept;
   protocol::DrainRequestRecord request{};
   request.header = {protocol::RecordKind::kDrainRequest, sizeof(request), CurrentTid(),
@@ -172,10 +173,10 @@ void AfterForkInChild() {
   --t_internal_depth;
 }
 
-// `first_timestamp`: the time of the record being emitted, so that the thread's first-seen name
-// never looks newer than a name the same record sets (nvtxNameOsThread, pthread_setname_np).
-ThreadRing* RingOfThisThread(uint64_t first_timestamp) {
-  if (t_ring != nullptr) return t_ring;
+// A thread's first record: takes a ring for it and names the thread there. `first_timestamp`: the
+// time of the record being emitted, so that the thread's first-seen name never looks newer than a
+// name the same record sets (nvtxNameOsThread, pthread_setname_np).
+__attribute__((noinline)) ThreadRing* TakeRingForThisThread(uint64_t first_timestamp) {
   const ErrnoKept errno_kept;
   t_ring = AcquireRing(CurrentTid());
   if (t_ring == nullptr) return nullptr;
@@ -194,8 +195,12 @@ ThreadRing* RingOfThisThread(uint64_t first_timestamp) {
   return t_ring;
 }
 
+ThreadRing* RingOfThisThread(uint64_t first_timestamp) {
+  return t_ring != nullptr ? t_ring : TakeRingForThisThread(first_timestamp);
+}
+
 // Bounded wait for ring space (see the back-pressure policy at the top of this file).
-bool WaitForSpace(ThreadRing* buffer, const void* first, size_t first_size, const void* second,
+__attribute__((noinline)) bool WaitForSpace(ThreadRing* buffer, const void* first, size_t first_size, const void* second,
                   size_t second_size) {
   const bool patient = t_patient_depth > 0;
   if (buffer->dropping && !patient) {
@@ -251,7 +256,9 @@ bool MayEmit(protocol::RecordKind kind) {
   return true;
 }
 
-void Emit(protocol::RecordHeader* record, size_t fixed_size, const char* text, size_t text_length) {
+// The entry points below are flattened: one function each, for the cost of a record's path.
+__attribute__((flatten)) void Emit(protocol::RecordHeader* record, size_t fixed_size,
+                                   const char* text, size_t text_length) {
   if (!MayEmit(record->kind)) return;
   t_inside_emit = true;
   if (ThreadRing* ring = RingOfThisThread(record->timestamp_ns)) {
@@ -310,7 +317,8 @@ void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size, const
   Emit(record, fixed_size, text, ClampTextLength(text_length));
 }
 
-void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_t text_length) {
+__attribute__((flatten)) void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text,
+                                               size_t text_length) {
   text_length = ClampTextLength(text_length);
   if (!MayEmit(record->header.kind)) return;
   t_inside_emit = true;
@@ -333,7 +341,8 @@ void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_
   t_inside_emit = false;
 }
 
-void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns) {
+__attribute__((flatten)) void ClosePushPopRange(uint64_t domain_id, uint64_t level,
+                                                uint64_t end_ns) {
   // No capture check: the range was judged at its push. A pop inside a signal handler that
   // interrupted this thread's Emit belongs to a push of that handler, already dropped.
   if (!g_enabled.load(std::memory_order_acquire) || t_internal_depth > 0 || t_inside_emit ||

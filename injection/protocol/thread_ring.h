@@ -133,7 +133,7 @@ class alignas(4096) ThreadRing {
   bool FindOpenRange(uint64_t domain_id, uint64_t level, uint32_t used, uint32_t* offset,
                      uint16_t* size) const;
   // Sets open_starts_ from the open ranges themselves (after one was taken from their middle).
-  void RecountOpenRanges(uint32_t used);
+  __attribute__((noinline)) void RecountOpenRanges(uint32_t used);
 
   alignas(64) std::atomic<uint64_t> head_{0};  // written by the producer
   // Where the producer's latest gap marker sits (0: none yet); written by the producer.
