@@ -1,5 +1,7 @@
 // prof's own rules: they name the cause of lost GPU time and its remedy, where nsys's rules list
 // symptoms. Each takes step= and warmup= (the steady state, analysis_window.h).
+#include <algorithm>
+
 #include "analyze/rule_definitions.h"
 
 namespace prof::analyze {
@@ -172,12 +174,63 @@ RuleSpec CpuInGaps() {
   return rule;
 }
 
+// The thresholds of a busy-but-underused GPU (analyze_gpu_underuse), and what the rules that find
+// it read: GPU metrics where the file has them, the step instances, the metric samples.
+const std::vector<RuleOption> kUnderuseOptions = {
+    {"busy", OptionKind::kInteger, 90,
+     "a window counts when kernels run at least this % of it (default 90)", 0, 100},
+    {"sm", OptionKind::kInteger, 30,
+     "and SMs Active (else SM Issue) averages at most this % (default 30)", 0, 100},
+};
+constexpr std::string_view kMetricTables[] = {"GPU_METRICS", "TARGET_INFO_GPU_METRICS"};
+constexpr std::string_view kUnderuseViews[] = {"nvtx_ranges", "gpu_metric_samples",
+                                               "analyze_gpu_underuse"};
+
+void ReadsUnderuse(RuleSpec* rule) {
+  for (const RuleOption& option : kUnderuseOptions) rule->options.push_back(option);
+  for (std::string_view table : kMetricTables) rule->optional_tables.push_back(table);
+  for (std::string_view view : kUnderuseViews) {
+    if (std::find(rule->views.begin(), rule->views.end(), view) == rule->views.end()) {
+      rule->views.push_back(view);
+    }
+  }
+}
+
+RuleSpec GpuUnderuse() {
+  RuleSpec rule = ProfRule("gpu_underuse", "GPU Busy but Underused");
+  rule.required_tables = {
+      kStringIds,
+      {"GPU_METRICS",
+       "does not contain GPU metrics. Was it profiled with "
+       "--gpu-metrics-devices?"},
+      {"TARGET_INFO_GPU_METRICS", "does not contain GPU metric names (TARGET_INFO_GPU_METRICS)."}};
+  rule.any_of_tables = {kKernelTable};
+  rule.any_of_missing = "does not contain CUDA kernels. Was it traced with --trace=cuda?";
+  rule.optional_tables = {"NVTX_EVENTS"};
+  rule.views = {};
+  ReadsUnderuse(&rule);
+  rule.advice =
+      "In these windows (steps) the GPU's kernels ran at least {busy}% of the time, yet the SMs\n"
+      "were active (or issued instructions) at most {sm}% of it on average: the GPU looks busy\n"
+      "in a timeline but most of it idles. Top Kernels are the kernels with the most time there.\n"
+      "\n"
+      "Suggestions:\n"
+      "   1. Give each kernel more parallel work: larger batches, fused or compiled kernels\n"
+      "      (torch.compile) instead of many small ones.\n"
+      "   2. Look at the top kernel in Nsight Compute (ncu): too few blocks for the SMs, low\n"
+      "      occupancy (registers, shared memory) or a latency-bound loop.\n"
+      "   3. Run independent work concurrently (CUDA streams, CUDA graphs).";
+  rule.no_result = "No GPU was busy at least {busy}% of a window with SMs active at most {sm}%.";
+  return rule;
+}
+
 RuleSpec Summary() {
   RuleSpec rule = GapCauseRule("summary", "Findings, by Recoverable Time");
   rule.is_default = true;
   rule.views.insert(rule.views.end() - 1, "analyze_device_overlap");
   for (std::string_view view : CpuSpanViews("analyze_gap_spans")) rule.views.push_back(view);
   for (std::string_view table : kCpuSampleTables) rule.optional_tables.push_back(table);
+  ReadsUnderuse(&rule);
   rule.advice =
       "What costs the most GPU time in the window, largest first. Recoverable is an estimate of\n"
       "the GPU time a fix could win back; Rows names the rule that lists the evidence.";
@@ -234,7 +287,7 @@ RuleSpec NcclSkew() {
 
 std::vector<RuleSpec> ProfRules() {
   return {Summary(),     Overlap(),   SyncHotspots(), IdleClass(), GapCause(),
-          GapCauseSum(), CpuInGaps(), NcclOverlap(),  NcclSkew()};
+          GapCauseSum(), CpuInGaps(), NcclOverlap(),  NcclSkew(),  GpuUnderuse()};
 }
 
 }  // namespace prof::analyze

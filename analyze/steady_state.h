@@ -1,7 +1,6 @@
-// The steady state of a report, for the rules that take step= and warmup=: the repeating NVTX
-// range (a training step, found by windows/steady_state.sql) and the time from its first instance
-// after the first warmup= ones to the end of its last instance, as a profiler schedule skips
-// warm-up steps.
+// The steady state of a report for the rules that take step= and warmup= (found by
+// stats/steady_state.h): the window they analyze, the TEMP table their SQL reads and the sentence
+// that says which part of the report they looked at.
 #pragma once
 
 #include <cstdint>

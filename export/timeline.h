@@ -124,7 +124,8 @@ struct TimelineEvent {
 };
 
 // One value of a counter drawn on a process track (the GPU's allocated device memory, from
-// CUDA_GPU_MEMORY_USAGE_EVENTS): `value` holds from time_ns until the counter's next sample.
+// CUDA_GPU_MEMORY_USAGE_EVENTS; a GPU metric, from GPU_METRICS, named as the report names the
+// metric): `value` holds from time_ns until the counter's next sample.
 inline constexpr std::string_view kGpuMemoryCounterName = "Device memory allocated (bytes)";
 
 struct CounterSample {

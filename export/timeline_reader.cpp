@@ -26,6 +26,8 @@ constexpr std::array<std::string_view, 4> kThreadTables = {kNvtxTable, kOsrtTabl
 // SAMPLING_CALLCHAINS.unwindMethod of prof's Python frames (storage/tables/host_tables.h).
 constexpr int64_t kPythonFrameUnwindMethod = 1001;
 constexpr std::string_view kGpuMemoryTable = "CUDA_GPU_MEMORY_USAGE_EVENTS";
+constexpr std::string_view kGpuMetricsTable = "GPU_METRICS";
+constexpr std::string_view kGpuMetricNamesTable = "TARGET_INFO_GPU_METRICS";
 
 struct GpuTable {
   std::string_view table;
@@ -91,17 +93,20 @@ class TimelineReader {
       if (status.ok() && Has(gpu.table)) status = ReadGpuOperations(gpu);
     }
     if (status.ok() && Has(kGpuMemoryTable)) status = ReadGpuMemory();
+    if (status.ok() && HasGpuMetrics()) status = ReadGpuMetrics();
     return status;
   }
 
   bool Has(std::string_view table) const { return tables_.count(std::string(table)) > 0; }
+  bool HasGpuMetrics() const { return Has(kGpuMetricsTable) && Has(kGpuMetricNamesTable); }
 
   Status FindTables() {
     std::vector<std::string_view> wanted(kThreadTables.begin(), kThreadTables.end());
     for (const GpuTable& gpu : kGpuTables) wanted.push_back(gpu.table);
     for (std::string_view table :
-         {kGpuMemoryTable, kFrameTable, std::string_view("ThreadNames"),
-          std::string_view("PROCESSES"), std::string_view("TARGET_INFO_GPU")}) {
+         {kGpuMemoryTable, kGpuMetricsTable, kGpuMetricNamesTable, kFrameTable,
+          std::string_view("ThreadNames"), std::string_view("PROCESSES"),
+          std::string_view("TARGET_INFO_GPU")}) {
       wanted.push_back(table);
     }
     for (std::string_view table : wanted) {
@@ -189,14 +194,9 @@ class TimelineReader {
       });
       if (!status.ok()) return status;
     }
-    if (Has(kGpuMemoryTable)) {
-      // A GPU with allocations but no operations still gets its track, for the memory counter.
-      Status status = ForEachRow("gpu_memory_devices.sql", [&](storage::Statement& row) {
-        const int64_t device = row.ColumnInt64(0);
-        gpu_names_.emplace(device, "GPU " + std::to_string(device));
-      });
-      if (!status.ok()) return status;
-    }
+    // A GPU with allocations or metrics but no operations still gets its track, for the counters.
+    if (Has(kGpuMemoryTable)) PROF_RETURN_IF_ERROR(AddCounterGpus("gpu_memory_devices.sql"));
+    if (HasGpuMetrics()) PROF_RETURN_IF_ERROR(AddCounterGpus("gpu_metrics_devices.sql"));
     // Streams are numbered in (device, pid, stream id) order: the map's order.
     int64_t number = 0;
     for (auto& [key, tid] : streams_) tid = kGpuStreamTidBase + ++number;
@@ -206,6 +206,14 @@ class TimelineReader {
       if (gpu != gpu_names_.end()) {
         gpu->second = "GPU " + std::to_string(gpu->first) + ": " + std::string(row.ColumnText(1));
       }
+    });
+  }
+
+  // The GPUs that `query` lists (their ids in its first column).
+  Status AddCounterGpus(std::string_view query) {
+    return ForEachRow(query, [&](storage::Statement& row) {
+      const int64_t device = row.ColumnInt64(0);
+      gpu_names_.emplace(device, "GPU " + std::to_string(device));
     });
   }
 
@@ -312,6 +320,14 @@ class TimelineReader {
     return ForEachRow("gpu_memory.sql", [&](storage::Statement& row) {
       sink_->AddCounter({kGpuPidBase + row.ColumnInt64(0), kGpuMemoryCounterName,
                          row.ColumnInt64(1), row.ColumnInt64(2)});
+    });
+  }
+
+  // One counter per GPU and metric, named as the report names the metric.
+  Status ReadGpuMetrics() {
+    return ForEachRow("gpu_metrics.sql", [&](storage::Statement& row) {
+      sink_->AddCounter({kGpuPidBase + row.ColumnInt64(0), row.ColumnText(1), row.ColumnInt64(2),
+                         row.ColumnInt64(3)});
     });
   }
 

@@ -10,6 +10,7 @@
 #include "merge/merge_inputs.h"
 #include "merge/merge_table_plan.h"
 #include "merge/merged_metadata.h"
+#include "merge/merged_metric_types.h"
 #include "merge/merged_strings.h"
 #include "merge/table_copier.h"
 #include "stats/output_files.h"
@@ -94,6 +95,7 @@ class InputCopier {
     storage::Transaction transaction;
     PROF_RETURN_IF_ERROR(storage::Transaction::Begin(out_, &transaction));
     PROF_RETURN_IF_ERROR(MapInputStrings(out_, kInputSchema));
+    PROF_RETURN_IF_ERROR(MapInputMetricTypes(out_, kInputSchema, inputs_copied_++));
     PROF_RETURN_IF_ERROR(session_->AddInput(kInputSchema, offset_ns));
     // Before any table of the input is copied: both sample tables shift by the same offset.
     PROF_RETURN_IF_ERROR(SampleIdOffset(out_, kInputSchema, &sample_id_offset_));
@@ -125,6 +127,7 @@ class InputCopier {
   SessionRowsMerger* session_;
   MergeOutcome* outcome_;
   int64_t sample_id_offset_ = 0;  // of the input being copied
+  int64_t inputs_copied_ = 0;
 };
 
 Status WriteMerged(const std::vector<MergeInput>& inputs, const std::string& final_path,
@@ -133,6 +136,7 @@ Status WriteMerged(const std::vector<MergeInput>& inputs, const std::string& fin
   SessionRowsMerger session;
   PROF_RETURN_IF_ERROR(SessionRowsMerger::Create(out, &session));
   PROF_RETURN_IF_ERROR(CreateStringTables(out));
+  PROF_RETURN_IF_ERROR(CreateMetricTypeTables(out));
   const int64_t start_ns =
       std::min_element(inputs.begin(), inputs.end(), [](const auto& a, const auto& b) {
         return a.session_start_ns < b.session_start_ns;

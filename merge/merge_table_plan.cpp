@@ -34,6 +34,8 @@ const std::vector<TablePlan>& AllPlans() {
       {"CUBLAS_EVENTS", TableMerge::kEvents, {"nameId"}, {"start", "end"}},
       {"CUDNN_EVENTS", TableMerge::kEvents, {"nameId"}, {"start", "end"}},
       {"PROFILER_OVERHEAD", TableMerge::kEvents, {"nameId"}, {"start", "end"}},  // nsys only
+      // rawTimestamp is the GPU's own clock: only the session timestamp moves.
+      {"GPU_METRICS", TableMerge::kEvents, {}, {"timestamp"}, {}, {"typeId"}},
       {"PROCESSES", TableMerge::kDescriptionRows, {}, {}},
       {"ThreadNames", TableMerge::kDescriptionRows, {"nameId"}, {}},
       {"MPI_RANKS", TableMerge::kDescriptionRows, {}, {}},
@@ -43,6 +45,7 @@ const std::vector<TablePlan>& AllPlans() {
       {"TARGET_INFO_CUDA_DEVICE", TableMerge::kDescriptionRows, {}, {}},
       {"TARGET_INFO_CUDA_CONTEXT_INFO", TableMerge::kDescriptionRows, {}, {}},
       {"TARGET_INFO_CUDA_STREAM", TableMerge::kDescriptionRows, {}, {}},
+      {"TARGET_INFO_GPU_METRICS", TableMerge::kDescriptionRows, {}, {}, {}, {"typeId"}},
   };
   return plans;
 }

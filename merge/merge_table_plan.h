@@ -17,6 +17,8 @@
 //
 // globalTid/globalPid are renumbered for an input whose pids an earlier input has (merge_inputs.h,
 // table_copier.h); correlationId, deviceId, contextId and streamId are per process and are kept.
+// GPU metric series (typeIds) of an input that an earlier input already has are given the input's
+// own bits (merged_metric_types.h).
 // Adding a table: one line in merge_table_plan.cpp.
 #pragma once
 
@@ -33,6 +35,8 @@ struct TablePlan {
   std::vector<std::string_view> string_id_columns;       // columns holding a StringIds id
   std::vector<std::string_view> time_columns;            // ns since the session start
   std::vector<std::string_view> sample_id_columns = {};  // COMPOSITE_EVENTS ids
+  // GPU metric typeIds, read through temp.metric_type_map (merged_metric_types.h).
+  std::vector<std::string_view> metric_type_columns = {};
 };
 
 // The tables whose `id` column is a CPU sample id (ids unique across both, per report).

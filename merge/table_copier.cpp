@@ -59,6 +59,10 @@ std::string SelectExpression(const TablePlan& plan, const TableSource& source,
   if (Contains(plan.string_id_columns, column)) {
     return "(SELECT new_id FROM temp.string_map WHERE old_id = " + quoted + ")";
   }
+  if (Contains(plan.metric_type_columns, column)) {
+    return "coalesce((SELECT new_id FROM temp.metric_type_map WHERE old_id = " + quoted + "), " +
+           quoted + ")";
+  }
   if (Contains(plan.time_columns, column)) return quoted + " + ?1";
   if (Contains(plan.sample_id_columns, column)) return quoted + " + ?3";
   // NULL stays NULL: NULL & x is NULL.

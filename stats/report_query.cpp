@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "stats/steady_state.h"
+
 namespace prof::stats {
 namespace {
 
@@ -37,6 +39,30 @@ Status SetOptions(storage::Database* db, const ReportSpec& report,
     if (!insert.Run().ok()) return QueryError(db, report);
   }
   return Status::Ok();
+}
+
+// The value of option `name` (given as "<name>=<value>"); unset when not given.
+std::optional<std::string> OptionValue(const std::vector<std::string>& options,
+                                       std::string_view name) {
+  for (const std::string& option : options) {
+    if (option.size() > name.size() && option.compare(0, name.size(), name) == 0 &&
+        option[name.size()] == '=') {
+      return option.substr(name.size() + 1);
+    }
+  }
+  return std::nullopt;
+}
+
+// analysis_steady_state as prof analyze fills it for a rule without start=/end=/nvtx=.
+Status SetSteadyState(storage::Database* db, const std::vector<std::string>& options) {
+  const std::optional<std::string> warmup_text = OptionValue(options, "warmup");
+  const int64_t warmup = warmup_text ? std::stoll(*warmup_text) : 1;  // report_selection checked it
+  if (warmup < 0) return Status::Error("option warmup takes an integer of 0 or more");
+  std::optional<SteadyState> steady;
+  PROF_RETURN_IF_ERROR(FindSteadyState(db, OptionValue(options, "step"), warmup, &steady));
+  std::optional<int64_t> steps;
+  if (steady) steps = steady->start && warmup > 0 ? steady->instances - warmup : steady->instances;
+  return StoreSteadyState(db, steady, warmup, steps);
 }
 
 Status CreateStandIns(storage::Database* db, const ReportSpec& report) {
@@ -105,6 +131,8 @@ Status RunReportQuery(storage::Database* db, const ReportSpec& report,
   const std::optional<std::string_view> sql = ReportSql(report);
   if (!sql) return Status::Error("no SQL compiled in for report " + std::string(report.name));
   PROF_RETURN_IF_ERROR(SetOptions(db, report, options));
+  // Before the stand-ins: the steady state reads the file's own NVTX_EVENTS only.
+  if (report.reads_steady_state) PROF_RETURN_IF_ERROR(SetSteadyState(db, options));
   PROF_RETURN_IF_ERROR(CreateStandIns(db, report));
   PROF_RETURN_IF_ERROR(CreateViews(db, report));
   if (!RunQuery(db, *sql, out).ok()) return QueryError(db, report);

@@ -116,6 +116,21 @@ ReportSpec CpuSampleReport(std::string_view name, std::string_view title,
           {"NVTX_EVENTS", "PROCESSES"}};
 }
 
+// prof's own: the GPU's performance counters over the run, the steady state or NVTX ranges.
+ReportSpec GpuMetricsSum() {
+  ReportSpec report = {"gpu_metrics_sum",
+                       "GPU Metrics Summary",
+                       false,
+                       {"GPU_METRICS", "TARGET_INFO_GPU_METRICS"},
+                       {"nvtx_ranges", "gpu_metric_samples"},
+                       "GPU metrics data (prof profile --gpu-metrics-devices)",
+                       {"nvtx=<text>", "step=<text>", "warmup=<integer>"},
+                       {},
+                       {"NVTX_EVENTS", "StringIds"}};
+  report.reads_steady_state = true;
+  return report;
+}
+
 }  // namespace
 
 const std::vector<ReportSpec>& AllReports() {
@@ -178,6 +193,7 @@ const std::vector<ReportSpec>& AllReports() {
       CpuSampleReport("cpu_sample_sum", "CPU Sample Summary", {"tid=<integer>", "nvtx=<text>"}),
       CpuSampleReport("cpu_sample_tree", "CPU Sample Call Tree",
                       {"tid=<integer>", "nvtx=<text>", "cutoff=<number>"}),
+      GpuMetricsSum(),
   };
   return reports;
 }

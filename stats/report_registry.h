@@ -51,6 +51,10 @@ struct ReportSpec {
   // Tables the SQL reads when the file has them (NVTX_EVENTS for an option): each missing one is
   // stood in for in the same way, and never makes the report skipped.
   std::vector<std::string_view> optional_tables = {};
+  // Whether the SQL reads the steady state (TEMP table analysis_steady_state, steady_state.h),
+  // found with the report's step=<text> and warmup=<integer> options as prof analyze's rules take
+  // them (defaults: the range with the most time, 1 instance skipped).
+  bool reads_steady_state = false;
 };
 
 // The options of every report that prints kernel names (see cuda_kernels above).

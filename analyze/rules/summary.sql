@@ -16,7 +16,10 @@
 --   unhidden copies: copy time no kernel overlapped (analyze_device_overlap), at most the kernel
 --                    time: a copy can only hide behind kernels that exist;
 --   GPU-bound:       no recoverable estimate (NULL): listed when the devices are idle (in gaps of
---                    any length) less than 5% of their spans.
+--                    any length) less than 5% of their spans;
+--   busy but underused (with GPU metrics, per device): the kernel busy time of the windows
+--                    gpu_underuse lists (analyze_gpu_underuse) times the share of the SMs left
+--                    unused, (100 - mean SMs Active) %: what kernels that filled the GPU could save.
 -- With CPU samples, a gap finding ends with one more sentence from the gaps' samples and thread
 -- switches (cpu_in_gaps: analyze_span_threads, analyze_span_functions): the thread that feeds
 -- the GPU was blocked for at least half the idle time, else the busiest thread's top function.
@@ -131,6 +134,25 @@ WITH
                                    GROUP BY pid, deviceId)) AS span
     FROM ordered_ops
   ),
+  -- Per device, the busy-but-underused windows (none without GPU metrics) and their top kernels.
+  underuse AS (
+    SELECT device, label, count(*) AS n, max(windows) AS windows,
+           CAST(sum(busyTime * (100 - used) / 100.0) AS INTEGER) AS recoverable,
+           sum(busy * (end - start)) / sum(end - start) AS busy,
+           sum(used * (end - start)) / sum(end - start) AS used,
+           count(smActive) > 0 AS bySmActive
+    FROM analyze_gpu_underuse
+    GROUP BY device
+  ),
+  underuse_kernels AS (
+    SELECT device, group_concat(printf('%s (%.3f ms)', name, time / 1e6), '; ') AS names
+    FROM (SELECT device, name, sum(time) AS time,
+                 ROW_NUMBER() OVER (PARTITION BY device ORDER BY sum(time) DESC, name) AS rank
+          FROM analyze_gpu_underuse_kernels GROUP BY device, name
+          ORDER BY device, rank)
+    WHERE rank <= 3
+    GROUP BY device
+  ),
   -- Text helpers: a duration in ms, " in <range>" when there is a range.
   findings AS (
     SELECT f.idle AS recoverable,
@@ -224,6 +246,19 @@ WITH
         || 'or compiled kernels (torch.compile).',
       'gpu_time_util'
     FROM device_time AS t WHERE t.span > 0 AND 20 * t.idle < t.span
+    UNION ALL
+    SELECT u.recoverable,
+      printf('GPU %d was busy but underused in %s: kernels ran %.1f%% of the time but %s averaged '
+             || '%.1f%%. Top kernels: %s.', u.device,
+             CASE WHEN u.label <> '' THEN printf('%d of %d %s instances', u.n, u.windows, u.label)
+                  ELSE 'the window' END,
+             u.busy, CASE WHEN u.bySmActive THEN 'SMs Active' ELSE 'SM Issue' END, u.used,
+             k.names),
+      'Give each kernel more parallel work: larger batches, fused or compiled kernels '
+        || '(torch.compile); look at the top kernel''s occupancy in Nsight Compute; run '
+        || 'independent work concurrently (streams, CUDA graphs).',
+      'gpu_underuse'
+    FROM underuse AS u LEFT JOIN underuse_kernels AS k ON k.device = u.device
   )
 SELECT
   ROW_NUMBER() OVER (ORDER BY recoverable DESC NULLS LAST, rule) AS "Rank",

@@ -183,7 +183,7 @@ TEST_CASE("bad input is one error line and exit status 1", "[analyze][cli]") {
              "unknown rule 'nope'; valid rules: cuda_memcpy_async, cuda_memcpy_sync, "
              "cuda_memset_sync, cuda_api_sync, gpu_gaps, gpu_time_util, summary, overlap, "
              "sync_hotspots, idle_class, gap_cause, gap_cause_sum, cpu_in_gaps, nccl_overlap, "
-             "nccl_skew");
+             "nccl_skew, gpu_underuse");
   CheckFails(Analyze({"--bogus", kReport}),
              "unknown option --bogus for prof analyze; see prof analyze --help");
   CheckFails(Analyze({"-f", "xml", kReport}),

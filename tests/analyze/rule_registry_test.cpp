@@ -37,7 +37,7 @@ TEST_CASE("the rules are nsys's six then prof's own and only summary is default"
                                           "cuda_memset_sync", "cuda_api_sync", "gpu_gaps",
                                           "gpu_time_util", "summary", "overlap", "sync_hotspots",
                                           "idle_class", "gap_cause", "gap_cause_sum", "cpu_in_gaps",
-                                          "nccl_overlap", "nccl_skew"});
+                                          "nccl_overlap", "nccl_skew", "gpu_underuse"});
   CHECK(defaults == std::vector<std::string>{"summary"});
 }
 

@@ -73,7 +73,8 @@ TEST_CASE("bad rules and option values are one-line errors", "[analyze][options]
       ErrorOf({"gpu_gap"}) ==
       "unknown rule 'gpu_gap'; valid rules: cuda_memcpy_async, cuda_memcpy_sync, "
       "cuda_memset_sync, cuda_api_sync, gpu_gaps, gpu_time_util, summary, overlap, "
-      "sync_hotspots, idle_class, gap_cause, gap_cause_sum, cpu_in_gaps, nccl_overlap, nccl_skew");
+      "sync_hotspots, idle_class, gap_cause, gap_cause_sum, cpu_in_gaps, nccl_overlap, nccl_skew, "
+      "gpu_underuse");
   CHECK(
       ErrorOf({"overlap:gap=5"}) ==
       "unknown option 'gap' of rule overlap; valid options: rows, start, end, nvtx, step, warmup");

@@ -96,6 +96,12 @@ class Decoder {
     return lines_;
   }
 
+  // After Summarize: see PerfettoCounterValues.
+  std::vector<std::string> CounterValues(int64_t pid, const std::string& name) const {
+    const auto found = counter_values_.find({pid, name});
+    return found == counter_values_.end() ? std::vector<std::string>() : found->second;
+  }
+
  private:
   void Error(const std::string& text) { lines_.push_back("error " + text); }
 
@@ -260,6 +266,8 @@ class Decoder {
     for (const Event& event : events) {
       if (event.type != 4) Error("non-counter event on a counter track");
       largest = std::max(largest, event.counter_value);
+      counter_values_[{pid, name}].push_back(std::to_string(event.ts) + " " +
+                                             std::to_string(event.counter_value));
     }
     lines_.push_back("counter " + std::to_string(pid) + " " + std::to_string(events.size()) + " " +
                      std::to_string(largest) + " " + name);
@@ -319,12 +327,20 @@ class Decoder {
   std::map<std::pair<int64_t, int64_t>, std::vector<Slice>> slices_;
   std::map<uint64_t, std::vector<const Event*>> flows_;
   size_t next_order_ = 0;
+  std::map<std::pair<int64_t, std::string>, std::vector<std::string>> counter_values_;
 };
 
 }  // namespace
 
 std::vector<std::string> SummarizePerfettoTrace(const std::string& bytes) {
   return Decoder().Summarize(bytes);
+}
+
+std::vector<std::string> PerfettoCounterValues(const std::string& bytes, int64_t pid,
+                                               const std::string& name) {
+  Decoder decoder;
+  decoder.Summarize(bytes);
+  return decoder.CounterValues(pid, name);
 }
 
 }  // namespace prof::exporter::test

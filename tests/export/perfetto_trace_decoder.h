@@ -25,4 +25,9 @@ bool NextField(std::string_view* data, Field* field, bool* ok);
 // (bad wire format, unknown interned ids, unmatched slice ends) become "error ..." lines.
 std::vector<std::string> SummarizePerfettoTrace(const std::string& bytes);
 
+// "<ts> <value>" of each value of the counter `name` on the process track `pid` of the trace in
+// `bytes`, in time order.
+std::vector<std::string> PerfettoCounterValues(const std::string& bytes, int64_t pid,
+                                               const std::string& name);
+
 }  // namespace prof::exporter::test

@@ -68,6 +68,13 @@ std::string RankZeroRows() {
          Kernel(100, 10, 20, 1) + CommonRows(100, 0, 1000000000, 0, 2, 100, 2);
 }
 
+std::string RankOneRows() {
+  return "INSERT INTO StringIds VALUES (0, 'gemm'), (1, 'ncclKernel_AllReduce'), (2, 'step'),"
+         " (3, 'main');" +
+         Kernel(200, 10, 20, 0) + Kernel(200, 30, 40, 1) +
+         CommonRows(200, 1, 1000000500, 2, 3, 50, 3);
+}
+
 }  // namespace
 
 std::string RankZeroReport(const std::string& name) {
@@ -75,16 +82,15 @@ std::string RankZeroReport(const std::string& name) {
 }
 
 std::string RankOneReport(const std::string& name) {
-  return stats::test::MakeReport(
-      name, kTables,
-      "INSERT INTO StringIds VALUES (0, 'gemm'), (1, 'ncclKernel_AllReduce'), (2, 'step'),"
-      " (3, 'main');" +
-          Kernel(200, 10, 20, 0) + Kernel(200, 30, 40, 1) +
-          CommonRows(200, 1, 1000000500, 2, 3, 50, 3));
+  return stats::test::MakeReport(name, kTables, RankOneRows());
 }
 
 std::string RankZeroReportWith(const std::string& name, const std::string& sql) {
   return stats::test::MakeReport(name, kTables, RankZeroRows() + sql);
+}
+
+std::string RankOneReportWith(const std::string& name, const std::string& sql) {
+  return stats::test::MakeReport(name, kTables, RankOneRows() + sql);
 }
 
 }  // namespace prof::merge::test

@@ -16,7 +16,9 @@ std::string RankZeroReport(const std::string& name);
 //   dropped_records 3.
 std::string RankOneReport(const std::string& name);
 
-// A report with `sql` run after the rank-0 rows (to make a bad input out of it).
+// A report with `sql` run after the rank-0 (rank-1) rows (to make a bad input out of it, or add
+// tables).
 std::string RankZeroReportWith(const std::string& name, const std::string& sql);
+std::string RankOneReportWith(const std::string& name, const std::string& sql);
 
 }  // namespace prof::merge::test

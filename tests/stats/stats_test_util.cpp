@@ -43,7 +43,8 @@ std::string MakeReport(const std::string& name, const std::vector<std::string>& 
   return path;
 }
 
-ResultTable RunReport(const std::string& path, const std::string& report) {
+ResultTable RunReport(const std::string& path, const std::string& report,
+                      const std::vector<std::string>& options) {
   storage::Database db;
   Status status = OpenReportDatabase(path, &db);
   INFO(status.message());
@@ -51,7 +52,7 @@ ResultTable RunReport(const std::string& path, const std::string& report) {
   const ReportSpec* spec = FindReport(report);
   REQUIRE(spec != nullptr);
   ResultTable table;
-  status = RunReportQuery(&db, *spec, &table);
+  status = RunReportQuery(&db, *spec, options, &table);
   INFO(status.message());
   REQUIRE(status.ok());
   return table;

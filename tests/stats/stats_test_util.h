@@ -18,8 +18,10 @@ using TextRows = std::vector<std::vector<std::string>>;
 std::string MakeReport(const std::string& name, const std::vector<std::string>& tables,
                        const std::string& rows_sql);
 
-// Runs one report (by registry name) on `path`; fails the test on error.
-ResultTable RunReport(const std::string& path, const std::string& report);
+// Runs one report (by registry name) on `path`, with `options` ("nvtx=step"); fails the test on
+// error.
+ResultTable RunReport(const std::string& path, const std::string& report,
+                      const std::vector<std::string>& options = {});
 
 // Every cell as the csv format writes it.
 TextRows Texts(const ResultTable& table);

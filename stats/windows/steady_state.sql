@@ -1,10 +1,12 @@
--- The steady state of a report, for the rules that take step= and warmup=: the repeating NVTX
--- range (a training step) and where its instances after the warm-up begin and end.
+-- The steady state of a report (prof analyze's rules with step= and warmup=, the stats reports
+-- that summarize it): the repeating NVTX range (a training step) and where its instances after
+-- the warm-up begin and end. Run by stats/steady_state.cpp.
 -- Parameters: ?1 the step= name (NULL: pick the range), ?2 warmup= (instances to skip).
 -- The range is the one named ?1 (":<text>" may be given as "<text>"), else the name with at least
 -- 3 instances whose instances add up to the most time (ties: more instances, then by name), so an
 -- outer training step wins over the phases nested in it. Ranges are named as nvtx_ranges names
--- them ("<domain>:<text>"). Reads the file's own tables (main.), never a rule's time window.
+-- them ("<domain>:<text>"). Reads the file's own tables (main.), never a rule's time window
+-- or a TEMP stand-in.
 -- One row, or none when no range repeats:
 --   name, instances, steadyStart (start of instance ?2 + 1; NULL when there are not that many),
 --   steadyEnd (end of the last instance), medianDuration (median length of the steady instances).
