@@ -5,7 +5,7 @@
 -- kernels count once), cover at least busy= % (default 90) of the window while the mean of its
 -- "SMs Active [Throughput %]" samples in the window, or of "SM Issue [Throughput %]" where the GPU
 -- has no SMs Active samples, is at most sm= % (default 30). Samples are gpu_metric_samples' (a
--- sample belongs to (start, end]); a device is a GPU id (the metrics' typeId low byte, the kernels'
+-- sample belongs to [start, end)); a device is a GPU id (the metrics' typeId low byte, the kernels'
 -- deviceId).
 -- Two TEMP tables, rebuilt per rule run (each may have another window); both empty unless the
 -- report has GPU_METRICS rows, so rules cost nothing more without metrics:
@@ -91,13 +91,13 @@ WITH
   measured AS (
     SELECT b.*, 100.0 * b.busyTime / (b.end - b.start) AS busy,
       (SELECT avg(value) FROM gpu_metric_samples AS s
-       WHERE s.timestamp > b.start AND s.timestamp <= b.end AND s.gpu = b.device
+       WHERE s.timestamp >= b.start AND s.timestamp < b.end AND s.gpu = b.device
          AND s.metric = 'SMs Active [Throughput %]') AS smActive,
       (SELECT avg(value) FROM gpu_metric_samples AS s
-       WHERE s.timestamp > b.start AND s.timestamp <= b.end AND s.gpu = b.device
+       WHERE s.timestamp >= b.start AND s.timestamp < b.end AND s.gpu = b.device
          AND s.metric = 'SM Issue [Throughput %]') AS smIssue,
       (SELECT avg(value) FROM gpu_metric_samples AS s
-       WHERE s.timestamp > b.start AND s.timestamp <= b.end AND s.gpu = b.device
+       WHERE s.timestamp >= b.start AND s.timestamp < b.end AND s.gpu = b.device
          AND s.metric = 'Tensor Active [Throughput %]') AS tensorActive
     FROM busy_to AS b
   )

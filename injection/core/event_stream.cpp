@@ -200,8 +200,9 @@ ThreadRing* RingOfThisThread(uint64_t first_timestamp) {
 }
 
 // Bounded wait for ring space (see the back-pressure policy at the top of this file).
-__attribute__((noinline)) bool WaitForSpace(ThreadRing* buffer, const void* first, size_t first_size, const void* second,
-                  size_t second_size) {
+__attribute__((noinline)) bool WaitForSpace(ThreadRing* buffer, const void* first,
+                                            size_t first_size, const void* second,
+                                            size_t second_size) {
   const bool patient = t_patient_depth > 0;
   if (buffer->dropping && !patient) {
     if (buffer->UsedBytes() > ThreadRing::kCapacity / 2) return false;

@@ -3,8 +3,8 @@
 -- run and over the steady state that prof analyze uses (the repeating NVTX range after its first
 -- warmup= instances: analysis_steady_state, filled with the report's step= and warmup= options);
 -- with nvtx=<text>, over each instance of the NVTX ranges of that name (its text or
--- "<domain>:<text>") instead. A sample belongs to a window when start < timestamp <= end (its value
--- holds from the previous sample to its timestamp); every sample weighs the same, which at a fixed
+-- "<domain>:<text>") instead. A sample belongs to a window when start <= timestamp < end (its value
+-- holds from its timestamp to the next sample's); every sample weighs the same, which at a fixed
 -- sampling frequency is the time-weighted mean. Windows without samples are left out. Values in
 -- the metric's unit (its name says which: % of peak, MHz, ...); times in ns. Rows by window (the
 -- whole run, the steady state; NVTX instances by start), then GPU, metric name. Reads the
@@ -30,7 +30,7 @@ WITH
            ROW_NUMBER() OVER (PARTITION BY w.id, s.typeId, s.metric ORDER BY s.value) AS rank,
            count(*) OVER (PARTITION BY w.id, s.typeId, s.metric) AS n
     FROM windows AS w
-    JOIN gpu_metric_samples AS s ON s.timestamp > w.start AND s.timestamp <= w.end
+    JOIN gpu_metric_samples AS s ON s.timestamp >= w.start AND s.timestamp < w.end
   )
 SELECT
   -- 'Whole run', 'Steady state (<range> <first>-<last> of <instances>)' or the NVTX range's name

@@ -1,8 +1,9 @@
 -- gpu_metric_samples: every GPU metric sample (GPU_METRICS) with its metric's name
 -- (TARGET_INFO_GPU_METRICS, joined on typeId and metricId: metric ids are the report's own, so
--- metrics are told apart by name). A sample's value holds from the series' previous sample to its
--- timestamp (docs/stats.md, gpu_metrics_sum), so it belongs to a window [start, end] when
--- start < timestamp <= end. Samples without a session timestamp are left out.
+-- metrics are told apart by name). A sample's timestamp is the start of the period its value covers,
+-- which ends at the series' next sample (nsys's convention: docs/gpu-metrics.md), so it belongs to
+-- a window [start, end) when start <= timestamp < end. Samples without a session timestamp are
+-- left out.
 --   typeId     the series' type (a merged report keeps inputs' GPUs apart by it)
 --   gpu        the GPU's id (TARGET_INFO_GPU.id, the kernels' deviceId): typeId's low byte
 --   metric     the metric's name, e.g. "SMs Active [Throughput %]"

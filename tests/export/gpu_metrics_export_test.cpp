@@ -1,5 +1,5 @@
 // GPU metrics (GPU_METRICS) as counters: one per GPU and metric on the GPU's track, in every
-// format alike, each value drawn from the start of the period it covers.
+// format alike, each value drawn at its timestamp, the start of the period it covers.
 #include <catch2/catch.hpp>
 
 #include "export/timeline.h"
@@ -28,12 +28,11 @@ TEST_CASE("every format exports a counter per GPU and metric", "[export][gpu_met
   CHECK(WithPrefix(SummarizeJsonTrace(dir + "/trace.jsonl"), "counter") == expected);
 }
 
-TEST_CASE("a GPU metric value is drawn from the previous sample's time",
-          "[export][gpu_metrics][perfetto]") {
+TEST_CASE("a GPU metric value is drawn at its own time", "[export][gpu_metrics][perfetto]") {
   const std::string report = stats::test::MakeGpuMetricsReport("export_gpu_metric_values");
   const std::string out = prof::test::MakeTempDir("export_gpu_metric_values_out") + "/t.pftrace";
   Export(report, "perfetto", out);
-  // Samples at 0.1 s ... 2 s: 20 until 1 s, 80 after; the first covers 0-0.1 s like the next.
+  // Samples at 0 s ... 1.9 s: 20 before 1 s, 80 from 1 s.
   Lines expected;
   for (int64_t i = 0; i < 20; ++i) {
     expected.push_back(std::to_string(i * 100'000'000) + (i < 10 ? " 20" : " 80"));

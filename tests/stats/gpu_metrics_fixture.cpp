@@ -27,9 +27,9 @@ std::string Metrics() {
       " (257, 1, 'GPU 1 test', 1, 'SMs Active [Throughput %]');"
       // Without a session timestamp: no reader may count it.
       "INSERT INTO GPU_METRICS VALUES (5, NULL, 256, 0, 100)";
-  for (int64_t i = 1; i <= 20; ++i) {
+  for (int64_t i = 0; i < 20; ++i) {
     const int64_t at = i * kSampleNs;
-    const bool first_second = i <= 10;
+    const bool first_second = i < 10;
     const std::string time = std::to_string(at + 7) + ", " + std::to_string(at);
     sql += ", (" + time + ", 256, 0, " + (first_second ? "20" : "80") + ")";
     sql += ", (" + time + ", 256, 1, " + (first_second ? "10" : "40") + ")";

@@ -17,14 +17,14 @@ TEST_CASE("gpu_metrics_sum summarizes each GPU and metric over the run and the s
   CHECK(table.columns == kColumns);
   const std::string steady = "Steady state (:step 2-4 of 4)";
   CHECK(Texts(table) == TextRows{
-                            {"Whole run", "100000000", "1900000000", "0", "SM Issue [Throughput %]",
-                             "20", "25.0", "25.0", "10", "40", "40"},
-                            {"Whole run", "100000000", "1900000000", "0",
-                             "SMs Active [Throughput %]", "20", "50.0", "50.0", "20", "80", "80"},
-                            {"Whole run", "100000000", "1900000000", "1", "SM Issue [Throughput %]",
-                             "20", "15.0", "15.0", "15", "15", "15"},
-                            {"Whole run", "100000000", "1900000000", "1",
-                             "SMs Active [Throughput %]", "20", "25.0", "25.0", "25", "25", "25"},
+                            {"Whole run", "0", "1900000000", "0", "SM Issue [Throughput %]", "20",
+                             "25.0", "25.0", "10", "40", "40"},
+                            {"Whole run", "0", "1900000000", "0", "SMs Active [Throughput %]", "20",
+                             "50.0", "50.0", "20", "80", "80"},
+                            {"Whole run", "0", "1900000000", "1", "SM Issue [Throughput %]", "20",
+                             "15.0", "15.0", "15", "15", "15"},
+                            {"Whole run", "0", "1900000000", "1", "SMs Active [Throughput %]", "20",
+                             "25.0", "25.0", "25", "25", "25"},
                             {steady, "500000000", "1500000000", "0", "SM Issue [Throughput %]",
                              "15", "30.0", "40.0", "10", "40", "40"},
                             {steady, "500000000", "1500000000", "0", "SMs Active [Throughput %]",
