@@ -4,8 +4,10 @@ worker processes; every step sees the same shapes. Prints its pid and each worke
     main=<pid>
     worker=<pid>
 Then, in a forked child that dies by os._exit right after a burst of BURST additions, prints
-    burst=<pid>"""
+    burst=<pid>
+With --cuda the model and the batches live on the GPU (tests/gpu/run.sh's pytorch section)."""
 import os
+import sys
 
 import torch
 from torch import nn
@@ -43,10 +45,12 @@ def announce_worker(worker_id):
     print("worker=%d" % os.getpid(), flush=True)
 
 
-def train(model, loader):
+def train(model, loader, device):
     criterion = nn.CrossEntropyLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     for images, labels in loader:
+        if device != "cpu":
+            images, labels = images.to(device), labels.to(device)
         optimizer.zero_grad()
         loss = criterion(model(images), labels)
         loss.backward()
@@ -68,10 +72,12 @@ def main():
     print("main=%d" % os.getpid(), flush=True)
     torch.set_num_threads(1)
     torch.manual_seed(0)
-    model = Net()
+    device = "cuda" if "--cuda" in sys.argv else "cpu"
+    model = Net().to(device)
     loader = DataLoader(Images(), batch_size=BATCH, num_workers=2, worker_init_fn=announce_worker)
-    train(model, loader)
-    burst_then_exit()
+    train(model, loader, device)
+    if device == "cpu":
+        burst_then_exit()
 
 
 if __name__ == "__main__":
