@@ -16,7 +16,9 @@
 
 using prof::test::CommandResult;
 using prof::test::MakeTempDir;
+using prof::test::PrintedValues;
 using prof::test::ProfBinary;
+using prof::test::QueryCount;
 using prof::test::QueryRows;
 using prof::test::RunCommand;
 
@@ -46,21 +48,6 @@ bool HasOperatorRanges() {
   return false;
 }
 
-int64_t Count(const std::string& report, const std::string& sql) {
-  const Rows rows = QueryRows(report, sql);
-  REQUIRE(rows.size() == 1);
-  return std::atoll(rows[0][0].c_str());
-}
-
-std::vector<std::string> PrintedPids(const std::string& out, const std::string& key) {
-  std::vector<std::string> pids;
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind(key + "=", 0) == 0) pids.push_back(line.substr(key.size() + 1));
-  }
-  return pids;
-}
-
 struct Run {
   std::string report;
   std::string main_pid;
@@ -77,13 +64,13 @@ Run ProfileTraining(const std::string& modes) {
   INFO("prof stdout:\n" << result.out << "\nprof stderr:\n" << result.err);
   REQUIRE(result.exit_code == 0);
   CHECK(result.err.find("prof: --pytorch") == std::string::npos);
-  const std::vector<std::string> mains = PrintedPids(result.out, "main");
-  const std::vector<std::string> bursts = PrintedPids(result.out, "burst");
+  const std::vector<std::string> mains = PrintedValues(result.out, "main");
+  const std::vector<std::string> bursts = PrintedValues(result.out, "burst");
   REQUIRE(mains.size() == 1);
   REQUIRE(bursts.size() == 1);
   run.main_pid = mains[0];
   run.burst_pid = bursts[0];
-  run.workers = PrintedPids(result.out, "worker");
+  run.workers = PrintedValues(result.out, "worker");
   REQUIRE(run.workers.size() == 2);
   return run;
 }
@@ -102,24 +89,25 @@ std::string Ranges(const std::string& pid) {
 
 int64_t Named(const Run& run, const std::string& pid, const std::string& domain,
               const std::string& name) {
-  return Count(run.report, "SELECT count(*) FROM " + Ranges(pid) + " WHERE domain = '" + domain +
-                               "' AND name = '" + name + "'");
+  return QueryCount(run.report, "SELECT count(*) FROM " + Ranges(pid) + " WHERE domain = '" +
+                                    domain + "' AND name = '" + name + "'");
 }
 
 // Ranges of `inner_where` on the main process not inside a range of `outer_where` of their thread.
 int64_t Uncontained(const Run& run, const std::string& inner_where,
                     const std::string& outer_where) {
   const std::string ranges = Ranges(run.main_pid);
-  return Count(run.report, "SELECT count(*) FROM " + ranges + " i WHERE " + inner_where +
-                               " AND NOT EXISTS (SELECT 1 FROM " + ranges + " o WHERE " +
-                               outer_where +
-                               " AND o.tid = i.tid AND o.start <= i.start AND o.end >= i.end)");
+  return QueryCount(run.report,
+                    "SELECT count(*) FROM " + ranges + " i WHERE " + inner_where +
+                        " AND NOT EXISTS (SELECT 1 FROM " + ranges + " o WHERE " + outer_where +
+                        " AND o.tid = i.tid AND o.start <= i.start AND o.end >= i.end)");
 }
 
-// The operator ranges of each step (from its zero_grad's start to its step's end), main thread.
-Rows OperatorsPerStep(const Run& run) {
+// Each of the kSteps steps (from its zero_grad's start to its step's end) has kOperatorsPerStep
+// operator ranges on the main thread.
+void CheckOperatorsPerStep(const Run& run) {
   const std::string ops = Ranges(run.main_pid) + " r WHERE domain = ''";
-  return QueryRows(
+  const Rows steps = QueryRows(
       run.report,
       "WITH ops AS (SELECT * FROM " + ops +
           "), z AS (SELECT start, row_number() OVER (ORDER BY start) AS n FROM ops WHERE name = "
@@ -127,6 +115,8 @@ Rows OperatorsPerStep(const Run& run) {
           "start) AS n FROM ops WHERE name = 'Optimizer.step#SGD.step') SELECT (SELECT count(*) "
           "FROM ops WHERE ops.start >= z.start AND ops.end <= s.end) FROM z JOIN s USING (n) "
           "ORDER BY n");
+  REQUIRE(steps.size() == kSteps);
+  for (const auto& step : steps) CHECK(step[0] == std::to_string(kOperatorsPerStep));
 }
 
 }  // namespace
@@ -136,9 +126,7 @@ TEST_CASE("autograd-nvtx records one range per operator in forward and backward"
   if (!HasTorch() || !HasOperatorRanges()) return;
   const Run run = ProfileTraining("autograd-nvtx");
 
-  const Rows steps = OperatorsPerStep(run);
-  REQUIRE(steps.size() == kSteps);
-  for (const auto& step : steps) CHECK(step[0] == std::to_string(kOperatorsPerStep));
+  CheckOperatorsPerStep(run);
   // Forward, backward (autograd nodes and what they run) and the optimizer, once a step each.
   for (const char* name : {"aten::conv2d", "aten::addmm", "aten::relu", "aten::cross_entropy_loss",
                            "AddmmBackward0", "ConvolutionBackward0", "NllLossBackward0",
@@ -153,9 +141,9 @@ TEST_CASE("autograd-nvtx records one range per operator in forward and backward"
   CHECK(Uncontained(run, "i.name = 'aten::convolution_backward'",
                     "o.name = 'ConvolutionBackward0'") == 0);
   // Operator text as emit_nvtx writes it: sequence number and op id.
-  CHECK(Count(run.report, "SELECT count(*) FROM " + Ranges(run.main_pid) +
-                              " WHERE name = 'aten::conv2d' AND text GLOB "
-                              "'aten::conv2d, seq = [0-9]*, op_id = [0-9]*'") == kSteps);
+  CHECK(QueryCount(run.report, "SELECT count(*) FROM " + Ranges(run.main_pid) +
+                                   " WHERE name = 'aten::conv2d' AND text GLOB "
+                                   "'aten::conv2d, seq = [0-9]*, op_id = [0-9]*'") == kSteps);
   // Each worker indexes its 2 batches of 8 samples (an image and a label each: 32 selects).
   for (const std::string& worker : run.workers) {
     INFO("worker " << worker);
@@ -168,19 +156,18 @@ TEST_CASE("autograd-nvtx records one range per operator in forward and backward"
 TEST_CASE("autograd-shapes-nvtx adds the input shapes and their producers", "[pytorch][torch]") {
   if (!HasTorch() || !HasOperatorRanges()) return;
   const Run run = ProfileTraining("autograd-shapes-nvtx");
-  const Rows steps = OperatorsPerStep(run);
-  REQUIRE(steps.size() == kSteps);
-  for (const auto& step : steps) CHECK(step[0] == std::to_string(kOperatorsPerStep));
+  CheckOperatorsPerStep(run);
   // conv2d(input, weight, bias, stride, padding, dilation, groups): shapes of the tensors, [] else.
-  CHECK(Count(run.report,
-              "SELECT count(*) FROM " + Ranges(run.main_pid) +
-                  " WHERE name = 'aten::conv2d' AND text GLOB 'aten::conv2d, seq = [0-9]*, op_id "
-                  "= [0-9]*, sizes = [[][[]8, 1, 8, 8], [[]4, 1, 3, 3], [[]4], [[]], [[]], [[]], "
-                  "[[]]], input_op_ids = [[](*)]'") == kSteps);
-  CHECK(Count(run.report, "SELECT count(*) FROM " + Ranges(run.main_pid) +
-                              " WHERE name = 'aten::addmm' AND text GLOB '*, sizes = [[][[]2], "
-                              "[[]8, 256], [[]256, 2], [[]], [[]]], input_op_ids = [[](*)]'") ==
-        kSteps);
+  CHECK(QueryCount(
+            run.report,
+            "SELECT count(*) FROM " + Ranges(run.main_pid) +
+                " WHERE name = 'aten::conv2d' AND text GLOB 'aten::conv2d, seq = [0-9]*, op_id "
+                "= [0-9]*, sizes = [[][[]8, 1, 8, 8], [[]4, 1, 3, 3], [[]4], [[]], [[]], [[]], "
+                "[[]]], input_op_ids = [[](*)]'") == kSteps);
+  CHECK(QueryCount(run.report,
+                   "SELECT count(*) FROM " + Ranges(run.main_pid) +
+                       " WHERE name = 'aten::addmm' AND text GLOB '*, sizes = [[][[]2], "
+                       "[[]8, 256], [[]256, 2], [[]], [[]]], input_op_ids = [[](*)]'") == kSteps);
 }
 
 TEST_CASE("functions-trace names modules by their path and traces the training calls",
@@ -197,8 +184,8 @@ TEST_CASE("functions-trace names modules by their path and traces the training c
   CHECK(Named(run, main, "PyTorch", "DataLoader.__iter__") == 1);
   CHECK(Named(run, main, "PyTorch", "DataLoader.__next__") == kSteps + 1);  // + StopIteration
   // Nothing else in the domain on the main process.
-  CHECK(Count(run.report, "SELECT count(*) FROM " + Ranges(main) + " WHERE domain = 'PyTorch'") ==
-        7 * kSteps + 1 + kSteps + 1);
+  CHECK(QueryCount(run.report, "SELECT count(*) FROM " + Ranges(main) +
+                                   " WHERE domain = 'PyTorch'") == 7 * kSteps + 1 + kSteps + 1);
   CHECK(Uncontained(run, "i.name = 'Net.conv (Conv2d)'", "o.name = 'Net (Net)'") == 0);
   // Each worker fetches its two batches, under its own pid.
   for (const std::string& worker : run.workers) {
@@ -211,9 +198,7 @@ TEST_CASE("with both modes every operator of a step lies inside a function range
           "[pytorch][torch]") {
   if (!HasTorch() || !HasOperatorRanges()) return;
   const Run run = ProfileTraining("autograd-nvtx,functions-trace");
-  const Rows steps = OperatorsPerStep(run);
-  REQUIRE(steps.size() == kSteps);
-  for (const auto& step : steps) CHECK(step[0] == std::to_string(kOperatorsPerStep));
+  CheckOperatorsPerStep(run);
   // prof's SGD.step encloses the record_function scope PyTorch opens around optimizer.step.
   const std::string in_steps = "i.domain = '' AND i.start >= (SELECT min(start) FROM " +
                                Ranges(run.main_pid) + " WHERE name = 'Optimizer.zero_grad')";
@@ -225,8 +210,8 @@ TEST_CASE("with both modes every operator of a step lies inside a function range
   // Backward: the 7 autograd nodes of a step (and what they run) inside autograd.backward.
   const std::string backward = "(i.name GLOB '*Backward0' OR i.name GLOB 'autograd::engine*')";
   CHECK(Uncontained(run, backward, "o.name = 'autograd.backward'") == 0);
-  CHECK(Count(run.report, "SELECT count(*) FROM " + Ranges(run.main_pid) + " i WHERE " +
-                              backward) == (7 + 7 + 4) * kSteps);
+  CHECK(QueryCount(run.report, "SELECT count(*) FROM " + Ranges(run.main_pid) + " i WHERE " +
+                                   backward) == (7 + 7 + 4) * kSteps);
 }
 
 TEST_CASE("a Python program that never imports torch pays nothing", "[pytorch]") {
