@@ -76,7 +76,6 @@ const NsysOption kNsysOptions[] = {
     {"--gds-libs-path", "", "prof does not collect GPUDirect Storage metrics"},
     {"--nccl-trace", "none", "prof records NCCL's NVTX ranges only (--trace=nccl)"},
     {"--mpi-impl", "", "prof does not trace MPI (ranks are found from their environment)"},
-    {"--pytorch", "none", "prof does not annotate PyTorch functions yet"},
     {"--dask", "none", "prof does not annotate Dask functions"},
     {"--python-functions-trace", "", "prof does not annotate Python functions"},
     {"--nvtx-domain-include", "", "prof does not filter NVTX domains yet"},

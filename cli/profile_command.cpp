@@ -17,6 +17,7 @@
 #include "cli/capture_flags.h"
 #include "cli/command_line_errors.h"
 #include "cli/nsys_profile_options.h"
+#include "cli/pytorch_flags.h"
 #include "cli/report_namer.h"
 #include "cli/sampling_flags.h"
 #include "cli/trace_options.h"
@@ -199,6 +200,7 @@ class ProfileCommand : public Command {
         ->default_str("none");
     RegisterCaptureFlags(sub, &capture_flags_);
     RegisterSamplingFlags(sub, &sampling_flags_);
+    RegisterPytorchFlag(sub, &pytorch_);
     nsys_options_.Register(sub);
     sub->add_flag("-q,--quiet", quiet_, "Print only errors (the program's output is untouched)");
     sub->prefix_command();  // the first positional is the program; the rest are its arguments
@@ -294,6 +296,9 @@ class ProfileCommand : public Command {
     PROF_RETURN_IF_ERROR(ParseTraceList(trace_, &options->trace_flags));
     PROF_RETURN_IF_ERROR(ParseCaptureFlags(capture_flags_, &options->capture));
     PROF_RETURN_IF_ERROR(ParseSamplingFlags(sampling_flags_, &options->sampling));
+    PROF_RETURN_IF_ERROR(ParsePytorchModes(pytorch_, &options->pytorch_modes));
+    // The PyTorch ranges are NVTX ranges: without NVTX tracing they would go nowhere.
+    if (!options->pytorch_modes.empty()) options->trace_flags |= protocol::kTraceNvtx;
     bool trace_fork_before_exec = false;  // prof traces forked children either way
     const struct {
       const char* option;
@@ -351,6 +356,7 @@ class ProfileCommand : public Command {
   bool quiet_ = false;
   CaptureFlags capture_flags_;
   SamplingFlags sampling_flags_;
+  std::string pytorch_ = "none";
   NsysProfileOptions nsys_options_;
   std::string unused_positional_;
 };

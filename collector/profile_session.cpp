@@ -25,6 +25,7 @@
 #include "collector/cpu_samples/cpu_sampler.h"
 #include "collector/launcher.h"
 #include "collector/perf_events/perf_session.h"
+#include "collector/pytorch_environment.h"
 #include "collector/session_console.h"
 #include "collector/session_server.h"
 #include "collector/stream_importer.h"
@@ -124,6 +125,25 @@ std::string JoinLibraryPaths(const std::string& dir, uint32_t trace_flags) {
   return preload;
 }
 
+// --pytorch: prof's Python directory goes in front of the PYTHONPATH the program would have had
+// (an -e value in `ours`, else the inherited one), and PROF_PYTORCH names the modes.
+void AddPytorchVariables(const ProfileOptions& options, std::vector<std::string>* ours) {
+  std::string pythonpath;
+  const char* inherited = options.inherit_environment ? std::getenv("PYTHONPATH") : nullptr;
+  if (inherited != nullptr) pythonpath = inherited;
+  for (auto it = ours->begin(); it != ours->end(); ++it) {
+    if (it->rfind("PYTHONPATH=", 0) == 0) {
+      pythonpath = it->substr(std::string("PYTHONPATH=").size());
+      ours->erase(it);
+      break;
+    }
+  }
+  for (std::string& variable :
+       PytorchVariables(options.pytorch_modes, options.library_dir, pythonpath.c_str())) {
+    ours->push_back(std::move(variable));
+  }
+}
+
 // The child's environment: prof's own variables (listed in *set_by_prof for the report) on top of
 // the inherited one, with -e values last so that the user wins.
 std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const std::string& socket,
@@ -174,6 +194,7 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
         ours.end());
     ours.push_back(entry);
   }
+  if (!options.pytorch_modes.empty()) AddPytorchVariables(options, &ours);
 
   std::vector<std::string> environment;
   for (char** entry = options.inherit_environment ? environ : nullptr;

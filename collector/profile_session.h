@@ -31,6 +31,7 @@ struct ProfileOptions {
   protocol::CudaGraphTrace cuda_graph_trace = protocol::CudaGraphTrace::kGraph;
   bool cuda_memory_usage = false;              // --cuda-memory-usage
   bool python_backtrace = false;               // --python-backtrace=cuda
+  std::string pytorch_modes;                   // --pytorch, canonical list; empty: none
   std::vector<std::string> extra_environment;  // -e NAME=value
   std::string library_dir;                     // where libprof_core.so and friends live
   std::string command_line;                    // for the report: the profiled command, quoted

@@ -72,6 +72,7 @@ def discover(prof, nsys, device_libs):
     state = _torch_state(tools.python)
     if state is None:
         tools.missing["torch"] = f"torch not importable by {tools.python}"
+        tools.missing["torch_gpu"] = tools.missing["torch"]
     elif state == "cpu":
-        tools.missing["torch"] = "torch sees no GPU"
+        tools.missing["torch_gpu"] = "torch sees no GPU"
     return tools

@@ -93,14 +93,28 @@ def nsys(trace):
     return Mode("nsys", ("nsys",), command)
 
 
-def torch_profiler():
+def prof_pytorch(modes):
+    """prof with --pytorch (NVTX ranges of PyTorch's operators or calls), nothing else traced."""
+    def command(tools, program, prefix):
+        report = prefix + ".sqlite"
+        argv = [tools.prof, "profile", "-t", "nvtx", f"--pytorch={modes}", "-q", "-f", "true",
+                "-o", prefix]
+        return Command(argv + program, report=report, sqlite=report)
+
+    return Mode(f"prof_pytorch_{modes.replace('-', '_')}", ("prof",), command)
+
+
+def torch_profiler(activities="cpu,cuda"):
+    """PyTorch Profiler around the whole script; activities "cpu" records the operators only."""
     wrapper = os.path.join(WORKLOAD_DIR, "torch_profiler_wrap.py")
 
     def command(tools, program, prefix):  # program is [python, script, args...]
         trace = prefix + ".json"
-        return Command([program[0], wrapper, trace] + program[1:], report=trace)
+        return Command([program[0], wrapper, f"--activities={activities}", trace] + program[1:],
+                       report=trace)
 
-    return Mode("torch_profiler", ("torch",), command)
+    name = "torch_profiler" if activities == "cpu,cuda" else "torch_profiler_" + activities
+    return Mode(name, ("torch",), command)
 
 
 def stats_mode(name, tool, input_mode):
@@ -126,15 +140,20 @@ def _events_argv(tools, sizes):
 
 WORKLOADS = (
     Workload("launch_loop", "launch-bound Python loop: tiny kernels, each in an NVTX range",
-             ("torch", "gpu"), ("us_per_iter",),
+             ("torch_gpu", "gpu"), ("us_per_iter",),
              lambda tools, sizes: [tools.python, LAUNCH_LOOP, _pick(sizes, 20000, 2000),
                                    _pick(sizes, 2000, 200)],
              (plain(), prof("cuda,nvtx"), nsys("cuda,nvtx"), torch_profiler())),
     Workload("train_loop", "PyTorch training loop: conv net, DataLoader with 2 workers",
-             ("torch", "gpu"), ("ms_per_step",),
+             ("torch_gpu", "gpu"), ("ms_per_step",),
              lambda tools, sizes: [tools.python, os.path.join(WORKLOAD_DIR, "train_loop.py"),
                                    _pick(sizes, 300, 20), _pick(sizes, 20, 5), "2"],
              (plain(), prof("cuda,nvtx,osrt"), nsys("cuda,nvtx,osrt"), torch_profiler())),
+    Workload("torch_cpu_train", "PyTorch CPU training loop: one range per operator",
+             ("torch",), ("ms_per_step",),
+             lambda tools, sizes: [tools.python, os.path.join(WORKLOAD_DIR, "torch_cpu_train.py"),
+                                   _pick(sizes, 300, 20), _pick(sizes, 20, 5)],
+             (plain(), prof_pytorch("autograd-nvtx"), torch_profiler("cpu"))),
     Workload("cuda_launches", "CUDA C++ loop: empty-kernel launches on two streams",
              ("gpu", "bin:cuda_launches"), ("us_per_launch",),
              lambda tools, sizes: [tools.binary("cuda_launches"), _pick(sizes, 100000, 10000)],

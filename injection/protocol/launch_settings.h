@@ -16,6 +16,14 @@ namespace prof::protocol {
 inline constexpr const char* kSettingsEnvVar = "PROF_INJECTION_SETTINGS";
 inline constexpr int kSettingsVersion = 1;
 
+// --pytorch (docs/pytorch.md): the chosen modes as a comma list ("autograd-nvtx,functions-trace").
+// Read by prof's Python code (injection/pytorch/python), which cannot decode the settings above,
+// in the program at `import torch`; unset means none.
+inline constexpr const char* kPytorchEnvVar = "PROF_PYTORCH";
+// The directory under the injection libraries' that holds that Python code; prof puts it first on
+// the program's PYTHONPATH, where its sitecustomize.py runs at interpreter start.
+inline constexpr const char* kPytorchPythonDir = "python";
+
 // Bit set of the --trace values.
 enum TraceFlag : uint32_t {
   kTraceCuda = 1u << 0,

@@ -15,7 +15,7 @@ build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling bench}
+sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling pytorch bench}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -427,6 +427,20 @@ if [[ " $sections " == *" sampling "* ]]; then
       check "sampling -b $backtrace: prof stats -r cpu_sample_sum prints rows" $? "exit $stats_rc, $rows rows"
     fi
   done
+fi
+
+if [[ " $sections " == *" pytorch "* ]]; then
+  echo "== --pytorch on a CUDA build: emit_nvtx's operator ranges, module ranges, kernels inside"
+  "$prof" profile -t cuda,nvtx --pytorch=autograd-shapes-nvtx,functions-trace -f true \
+    -o "$work/pytorch" python3 tests/pytorch/torch_training.py --cuda > "$work/pytorch.out" 2>&1
+  pytorch_rc=$?
+  ! grep -q "prof: --pytorch" "$work/pytorch.out"
+  check "pytorch: set up without a complaint" $? "$(grep 'prof: --pytorch' "$work/pytorch.out")"
+  python3 tests/gpu/check_pytorch_ranges.py "$work/pytorch.sqlite" > "$work/pytorch.check" 2>&1
+  [ $? -eq 0 ] && [ $pytorch_rc -eq 0 ]
+  check "pytorch: operator and module ranges, every step's kernel inside an operator" $? \
+    "exit $pytorch_rc; $(tail -3 "$work/pytorch.check")"
+  cat "$work/pytorch.check"
 fi
 
 if [[ " $sections " == *" bench "* ]]; then

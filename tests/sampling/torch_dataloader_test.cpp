@@ -13,7 +13,9 @@
 
 using prof::test::CommandResult;
 using prof::test::MakeTempDir;
+using prof::test::PrintedValues;
 using prof::test::ProfBinary;
+using prof::test::QueryCount;
 using prof::test::QueryRows;
 using prof::test::RunCommand;
 
@@ -24,22 +26,6 @@ using Rows = std::vector<std::vector<std::string>>;
 // Debian's interpreter, the one python3-torch installs torch for (not a pyenv or venv python3
 // that may come first in PATH).
 constexpr const char* kDebianPython = "/usr/bin/python3";
-
-int64_t Count(const std::string& report, const std::string& sql) {
-  const Rows rows = QueryRows(report, sql);
-  REQUIRE(rows.size() == 1);
-  return std::atoll(rows[0][0].c_str());
-}
-
-// The pids the program printed as "<key>=<pid>" lines.
-std::vector<std::string> PrintedPids(const std::string& out, const std::string& key) {
-  std::vector<std::string> pids;
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind(key + "=", 0) == 0) pids.push_back(line.substr(key.size() + 1));
-  }
-  return pids;
-}
 
 std::string OfPid(const std::string& pid) { return "s.globalTid / 16777216 % 16777216 = " + pid; }
 
@@ -59,8 +45,8 @@ TEST_CASE("a PyTorch DataLoader's worker processes name the Dataset's slow trans
                                         "-o", report, kDebianPython, PROF_TORCH_DATALOADER});
   INFO("prof stdout:\n" << run.out << "\nprof stderr:\n" << run.err);
   REQUIRE(run.exit_code == 0);
-  const std::vector<std::string> mains = PrintedPids(run.out, "main");
-  const std::vector<std::string> workers = PrintedPids(run.out, "worker");
+  const std::vector<std::string> mains = PrintedValues(run.out, "main");
+  const std::vector<std::string> workers = PrintedValues(run.out, "worker");
   REQUIRE(mains.size() == 1);
   REQUIRE(workers.size() == 2);
   REQUIRE(workers[0] != workers[1]);
@@ -93,26 +79,28 @@ TEST_CASE("a PyTorch DataLoader's worker processes name the Dataset's slow trans
     // feeder thread).
     const int64_t own = std::atoll(top[0][3].c_str());
     const int64_t all =
-        Count(report, "SELECT count(*) FROM COMPOSITE_EVENTS s WHERE " + OfPid(worker));
+        QueryCount(report, "SELECT count(*) FROM COMPOSITE_EVENTS s WHERE " + OfPid(worker));
     INFO("slow_transform " << own << " of " << all << " samples");
     CHECK(own >= 300);
     CHECK(own * 100 >= all * 80);
     transform_samples.push_back(own);
     // Its caller is the Dataset's __getitem__, called from torch's worker loop.
-    CHECK(Count(report,
-                "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN COMPOSITE_EVENTS s ON s.id = f.id "
-                "JOIN StringIds n ON n.id = f.symbol JOIN SAMPLING_CALLCHAINS c ON c.id = f.id "
-                "AND c.stackDepth = 1 JOIN StringIds cn ON cn.id = c.symbol WHERE f.stackDepth = 0 "
-                "AND n.value = 'slow_transform' AND cn.value = 'SlowDataset.__getitem__' AND " +
-                    OfPid(worker)) *
+    CHECK(QueryCount(
+              report,
+              "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN COMPOSITE_EVENTS s ON s.id = f.id "
+              "JOIN StringIds n ON n.id = f.symbol JOIN SAMPLING_CALLCHAINS c ON c.id = f.id "
+              "AND c.stackDepth = 1 JOIN StringIds cn ON cn.id = c.symbol WHERE f.stackDepth = 0 "
+              "AND n.value = 'slow_transform' AND cn.value = 'SlowDataset.__getitem__' AND " +
+                  OfPid(worker)) *
               100 >=
           own * 95);
-    CHECK(Count(report,
-                "SELECT count(DISTINCT f.id) FROM SAMPLING_CALLCHAINS f JOIN COMPOSITE_EVENTS s "
-                "ON s.id = f.id JOIN StringIds n ON n.id = f.symbol JOIN StringIds m "
-                "ON m.id = f.module WHERE n.value = '_worker_loop' AND f.unwindMethod = 1001 AND "
-                "m.value LIKE '%/torch/utils/data/_utils/worker.py' AND " +
-                    OfPid(worker)) >= own);
+    CHECK(QueryCount(
+              report,
+              "SELECT count(DISTINCT f.id) FROM SAMPLING_CALLCHAINS f JOIN COMPOSITE_EVENTS s "
+              "ON s.id = f.id JOIN StringIds n ON n.id = f.symbol JOIN StringIds m "
+              "ON m.id = f.module WHERE n.value = '_worker_loop' AND f.unwindMethod = 1001 AND "
+              "m.value LIKE '%/torch/utils/data/_utils/worker.py' AND " +
+                  OfPid(worker)) >= own);
   }
   // The DataLoader hands the workers batches in turn: the same work each.
   const double first_share = static_cast<double>(transform_samples[0]) /
@@ -121,26 +109,27 @@ TEST_CASE("a PyTorch DataLoader's worker processes name the Dataset's slow trans
   CHECK(first_share >= 0.35);
   CHECK(first_share <= 0.65);
   // slow_transform's lines are its own (lines 15-19 of the script); the main process never runs it.
-  CHECK(Count(report,
-              "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN StringIds n ON n.id = f.symbol "
-              "WHERE n.value = 'slow_transform' AND f.originalIP NOT BETWEEN 15 AND 19") == 0);
-  CHECK(Count(report,
-              "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN COMPOSITE_EVENTS s ON s.id = f.id "
-              "JOIN StringIds n ON n.id = f.symbol WHERE n.value = 'slow_transform' AND " +
-                  OfPid(mains[0])) == 0);
+  CHECK(QueryCount(report,
+                   "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN StringIds n ON n.id = f.symbol "
+                   "WHERE n.value = 'slow_transform' AND f.originalIP NOT BETWEEN 15 AND 19") == 0);
+  CHECK(QueryCount(
+            report,
+            "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN COMPOSITE_EVENTS s ON s.id = f.id "
+            "JOIN StringIds n ON n.id = f.symbol WHERE n.value = 'slow_transform' AND " +
+                OfPid(mains[0])) == 0);
 
   // The main process (importing torch, training, unpickling the workers' batches) has samples,
   // a good part of them in torch's code, native (libtorch*) or Python (the torch package): 56 %
   // on the build VM, the rest mostly the dynamic loader and importlib loading torch.
   const int64_t main_samples =
-      Count(report, "SELECT count(*) FROM COMPOSITE_EVENTS s WHERE " + OfPid(mains[0]));
+      QueryCount(report, "SELECT count(*) FROM COMPOSITE_EVENTS s WHERE " + OfPid(mains[0]));
   CHECK(main_samples >= 100);
   const int64_t in_torch =
-      Count(report,
-            "SELECT count(DISTINCT f.id) FROM SAMPLING_CALLCHAINS f JOIN COMPOSITE_EVENTS s "
-            "ON s.id = f.id JOIN StringIds m ON m.id = f.module WHERE (m.value LIKE "
-            "'%/libtorch%' OR m.value LIKE '%/torch/%') AND " +
-                OfPid(mains[0]));
+      QueryCount(report,
+                 "SELECT count(DISTINCT f.id) FROM SAMPLING_CALLCHAINS f JOIN COMPOSITE_EVENTS s "
+                 "ON s.id = f.id JOIN StringIds m ON m.id = f.module WHERE (m.value LIKE "
+                 "'%/libtorch%' OR m.value LIKE '%/torch/%') AND " +
+                     OfPid(mains[0]));
   INFO(in_torch << " of the main process's " << main_samples << " samples in torch's code");
   CHECK(in_torch * 4 >= main_samples);
 

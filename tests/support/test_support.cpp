@@ -135,6 +135,23 @@ std::vector<std::vector<std::string>> QueryRows(const std::string& db_path,
   return rows;
 }
 
+int64_t QueryCount(const std::string& db_path, const std::string& sql) {
+  const std::vector<std::vector<std::string>> rows = QueryRows(db_path, sql);
+  INFO("query " << sql);
+  REQUIRE(rows.size() == 1);
+  REQUIRE(rows[0].size() == 1);
+  return std::atoll(rows[0][0].c_str());
+}
+
+std::vector<std::string> PrintedValues(const std::string& out, const std::string& key) {
+  std::vector<std::string> values;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(key + "=", 0) == 0) values.push_back(line.substr(key.size() + 1));
+  }
+  return values;
+}
+
 std::string WithoutProgressNotes(const std::string& err) {
   static const std::regex kNote("prof: (tracing .* of `|running \\(-t none|finished ).*");
   static const std::regex kSummary("(prof: report written to .*) \\([0-9.]+ [kMGT]?B\\): .*");

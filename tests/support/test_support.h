@@ -1,6 +1,7 @@
 // Shared helpers for end-to-end tests: run a command (prof or a test program) and read a report.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,13 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::string
 // Every row of `sql` on the SQLite file `db_path`, each column as text; NULL becomes "NULL".
 // Fails the current Catch2 test when the file cannot be opened or the query fails.
 std::vector<std::vector<std::string>> QueryRows(const std::string& db_path, const std::string& sql);
+
+// The one value of a query that returns one row of one column (a count), as an integer; fails the
+// current test otherwise.
+int64_t QueryCount(const std::string& db_path, const std::string& sql);
+
+// The values of the "<key>=<value>" lines of a program's output (pids it printed), in order.
+std::vector<std::string> PrintedValues(const std::string& out, const std::string& key);
 
 // A fresh empty directory for one test, under the build tree's test area. It is removed when the
 // test case ends with every assertion passed and kept for inspection when one failed.
