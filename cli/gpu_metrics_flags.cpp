@@ -1,6 +1,8 @@
 #include "cli/gpu_metrics_flags.h"
 
+#include <charconv>
 #include <cstdint>
+#include <system_error>
 
 #include "collector/gpu_metrics/metric_sets.h"
 #include "collector/gpu_metrics/sampled_gpus.h"
@@ -15,16 +17,11 @@ using collector::GpuMetricsOptions;
 constexpr uint64_t kMinFrequencyHz = 10;
 constexpr uint64_t kMaxFrequencyHz = 200000;
 
-// A decimal integer of at most 9 digits, or false.
+// A decimal integer (digits only), or false.
 bool ParseNumber(const std::string& text, uint64_t* value) {
-  if (text.empty() || text.size() > 9) return false;
-  uint64_t parsed = 0;
-  for (const char c : text) {
-    if (c < '0' || c > '9') return false;
-    parsed = parsed * 10 + static_cast<uint64_t>(c - '0');
-  }
-  *value = parsed;
-  return true;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, *value);
+  return !text.empty() && error == std::errc() && stop == end;
 }
 
 Status ParseDevices(const std::string& text, GpuMetricsOptions* options) {

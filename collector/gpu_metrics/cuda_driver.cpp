@@ -19,55 +19,64 @@ uint32_t Attribute(const CudaDriver& driver, CUdevice device, CUdevice_attribute
   return static_cast<uint32_t>(value);
 }
 
+// The device record's fields that are one driver attribute each.
+struct AttributeField {
+  uint32_t protocol::CudaDeviceRecord::*field;
+  CUdevice_attribute attribute;
+};
+constexpr AttributeField kAttributeFields[] = {
+    {&protocol::CudaDeviceRecord::constant_memory_size, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY},
+    {&protocol::CudaDeviceRecord::l2_cache_size, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE},
+    {&protocol::CudaDeviceRecord::threads_per_warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE},
+    {&protocol::CudaDeviceRecord::core_clock_rate_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE},
+    {&protocol::CudaDeviceRecord::memcpy_engines, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT},
+    {&protocol::CudaDeviceRecord::multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
+    {&protocol::CudaDeviceRecord::max_blocks_per_multiprocessor,
+     CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR},
+    {&protocol::CudaDeviceRecord::max_shared_memory_per_multiprocessor,
+     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR},
+    {&protocol::CudaDeviceRecord::max_registers_per_multiprocessor,
+     CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR},
+    {&protocol::CudaDeviceRecord::max_registers_per_block,
+     CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK},
+    {&protocol::CudaDeviceRecord::max_shared_memory_per_block,
+     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK},
+    {&protocol::CudaDeviceRecord::max_threads_per_block, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK},
+    {&protocol::CudaDeviceRecord::max_block_dim_x, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X},
+    {&protocol::CudaDeviceRecord::max_block_dim_y, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y},
+    {&protocol::CudaDeviceRecord::max_block_dim_z, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z},
+    {&protocol::CudaDeviceRecord::max_grid_dim_x, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X},
+    {&protocol::CudaDeviceRecord::max_grid_dim_y, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y},
+    {&protocol::CudaDeviceRecord::max_grid_dim_z, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z},
+    {&protocol::CudaDeviceRecord::compute_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+    {&protocol::CudaDeviceRecord::compute_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+    {&protocol::CudaDeviceRecord::max_shared_memory_per_block_optin,
+     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN},
+    {&protocol::CudaDeviceRecord::pci_domain_id, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID},
+    {&protocol::CudaDeviceRecord::pci_bus_id, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID},
+    {&protocol::CudaDeviceRecord::pci_device_id, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID},
+};
+
 // TARGET_INFO_GPU's facts from the driver's attributes, in the units of CUPTI's device record
 // (kHz, KB/s). The memory bandwidth is the peak of the memory clock and bus width (double data
 // rate); max_ipc, which only CUPTI knows, stays 0.
 protocol::CudaDeviceRecord Describe(const CudaDriver& driver, CUdevice device, uint32_t id) {
   protocol::CudaDeviceRecord record{};
   record.device_id = id;
+  for (const AttributeField& field : kAttributeFields) {
+    record.*field.field = Attribute(driver, device, field.attribute);
+  }
   size_t memory = 0;
   if (driver.total_memory(&memory, device) == CUDA_SUCCESS) record.global_memory_size = memory;
   const uint64_t memory_clock_khz =
       Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
   const uint64_t bus_bits = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
   record.global_memory_bandwidth_kbps = memory_clock_khz * 2 * bus_bits / 8;
-  record.constant_memory_size =
-      Attribute(driver, device, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
-  record.l2_cache_size = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-  record.threads_per_warp = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
-  record.core_clock_rate_khz = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
-  record.memcpy_engines = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT);
-  record.multiprocessors = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
   const uint32_t threads_per_sm =
       Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
   if (record.threads_per_warp != 0) {
     record.max_warps_per_multiprocessor = threads_per_sm / record.threads_per_warp;
   }
-  record.max_blocks_per_multiprocessor =
-      Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
-  record.max_shared_memory_per_multiprocessor =
-      Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
-  record.max_registers_per_multiprocessor =
-      Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-  record.max_registers_per_block =
-      Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
-  record.max_shared_memory_per_block =
-      Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-  record.max_threads_per_block =
-      Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-  record.max_block_dim_x = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
-  record.max_block_dim_y = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
-  record.max_block_dim_z = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
-  record.max_grid_dim_x = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
-  record.max_grid_dim_y = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
-  record.max_grid_dim_z = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
-  record.compute_major = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-  record.compute_minor = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-  record.max_shared_memory_per_block_optin =
-      Attribute(driver, device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-  record.pci_domain_id = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID);
-  record.pci_bus_id = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID);
-  record.pci_device_id = Attribute(driver, device, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID);
   CUuuid uuid{};
   if (driver.uuid(&uuid, device) == CUDA_SUCCESS) {
     std::memcpy(record.uuid, uuid.bytes, sizeof(record.uuid));
