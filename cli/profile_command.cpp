@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -16,12 +17,16 @@
 
 #include "cli/capture_flags.h"
 #include "cli/command_line_errors.h"
+#include "cli/gpu_metrics_flags.h"
 #include "cli/nsys_profile_options.h"
 #include "cli/pytorch_flags.h"
 #include "cli/report_namer.h"
 #include "cli/sampling_flags.h"
 #include "cli/trace_options.h"
 #include "collector/executable_linkage.h"
+#ifdef PROF_HAVE_CUPTI
+#include "collector/gpu_metrics/cupti_pm_sampling.h"
+#endif
 #include "collector/launcher.h"
 #include "collector/profile_session.h"
 #include "common/number_text.h"
@@ -44,6 +49,15 @@ Examples:
       for nothing prof lacks (-s none), or refused in one line (docs/nsys-compatibility.md).
   prof profile -- sh -c 'python train.py > log'
       -- ends prof's options.)";
+
+// The CUDA driver and CUPTI behind GPU metrics, where prof was built with CUPTI's headers.
+collector::PmSamplingApiFactory GpuMetricsLibraries() {
+#ifdef PROF_HAVE_CUPTI
+  return collector::MakeCuptiPmSamplingApi;
+#else
+  return nullptr;
+#endif
+}
 
 // "Usage: prof profile [options] <program> [args...]": the program and its arguments follow
 // prof's options, which CLI11's generated usage line does not show.
@@ -201,6 +215,7 @@ class ProfileCommand : public Command {
     RegisterCaptureFlags(sub, &capture_flags_);
     RegisterSamplingFlags(sub, &sampling_flags_);
     RegisterPytorchFlag(sub, &pytorch_);
+    RegisterGpuMetricsFlags(sub, &gpu_metrics_flags_);
     nsys_options_.Register(sub);
     sub->add_flag("-q,--quiet", quiet_, "Print only errors (the program's output is untouched)");
     sub->prefix_command();  // the first positional is the program; the rest are its arguments
@@ -223,6 +238,11 @@ class ProfileCommand : public Command {
     // written and the program's exit code returned. The program gets the default back (launcher).
     signal(SIGPIPE, SIG_IGN);
     collector::ProfileOptions options;
+    options.gpu_metrics_api = GpuMetricsLibraries();
+    if (AsksForGpuMetricsHelp(gpu_metrics_flags_)) {
+      std::fputs(GpuMetricsHelp(gpu_metrics_flags_, options.gpu_metrics_api).c_str(), stdout);
+      return 0;
+    }
     options.command = sub_->remaining();
     // `--` ends prof's options: what follows is the program, even when it starts with '-'.
     const bool after_separator = !options.command.empty() && options.command.front() == "--";
@@ -299,6 +319,7 @@ class ProfileCommand : public Command {
     PROF_RETURN_IF_ERROR(ParsePytorchModes(pytorch_, &options->pytorch_modes));
     // The PyTorch ranges are NVTX ranges: without NVTX tracing they would go nowhere.
     if (!options->pytorch_modes.empty()) options->trace_flags |= protocol::kTraceNvtx;
+    PROF_RETURN_IF_ERROR(ParseGpuMetricsFlags(gpu_metrics_flags_, &options->gpu_metrics));
     bool trace_fork_before_exec = false;  // prof traces forked children either way
     const struct {
       const char* option;
@@ -357,6 +378,7 @@ class ProfileCommand : public Command {
   CaptureFlags capture_flags_;
   SamplingFlags sampling_flags_;
   std::string pytorch_ = "none";
+  GpuMetricsFlags gpu_metrics_flags_;
   NsysProfileOptions nsys_options_;
   std::string unused_positional_;
 };

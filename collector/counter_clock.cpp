@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <utility>
 
 namespace prof::collector {
 namespace {
@@ -56,10 +57,12 @@ bool CounterClock::KernelKeepsTimeWithCounter(std::string* why_not) {
   return true;
 }
 
-CounterClock::CounterClock(Sampler sample) : sample_(sample) { Add(sample_()); }
+CounterClock::CounterClock(Sampler sample) : sample_(std::move(sample)) { Add(sample_()); }
 
 uint64_t CounterClock::ToMonotonicNs(uint64_t ticks) {
-  if (ticks >= samples_.back().ticks) Add(sample_());
+  // Before a second sample there is no rate: a tick from before the first one (a GPU metric sample
+  // taken before its clock was made) takes one too.
+  if (ticks >= samples_.back().ticks || samples_.size() < 2) Add(sample_());
   if (samples_.size() < 2) return samples_.back().ns;  // the clocks stood still: no rate yet
   // The first sample after `ticks`, and the one before it; past either end, the nearest interval.
   auto after = std::upper_bound(

@@ -1,5 +1,6 @@
 // Maps CPU counter ticks, read by any traced process (injection/protocol/cpu_counter.h), onto
-// CLOCK_MONOTONIC ns, the clock of every other record.
+// CLOCK_MONOTONIC ns, the clock of every other record; and, the same way, the times of GPU metric
+// samples (collector/gpu_metrics/), whose clock is CUPTI's.
 //
 // The launcher samples (ticks, ns) pairs itself and interpolates between the two samples around
 // each tick. Where the kernel keeps time with the counter, CLOCK_MONOTONIC is a piecewise linear
@@ -19,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,8 +34,9 @@ class CounterClock {
   // invariant and the kernel's clocksource is that counter. Otherwise *why_not says why.
   static bool KernelKeepsTimeWithCounter(std::string* why_not);
 
-  // `sample`: how to read the pair (the real clocks; tests pass their own).
-  using Sampler = protocol::CounterSample (*)();
+  // `sample`: how to read the pair (the CPU's counter; GPU metrics pass their sample clock's reader,
+  // tests their own).
+  using Sampler = std::function<protocol::CounterSample()>;
   explicit CounterClock(Sampler sample = protocol::SampleCounter);
 
   uint64_t ToMonotonicNs(uint64_t ticks);

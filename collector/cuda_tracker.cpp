@@ -407,13 +407,16 @@ void CudaTracker::OnGraphLaunch(const ProcessStream& /*process*/, const RecordHe
 void CudaTracker::OnDevice(const ProcessStream& process, const RecordHeader& record,
                            StreamState* /*state*/) {
   const auto device = Copy<protocol::CudaDeviceRecord>(record);
-  if (written_gpus_.insert(device.device_id).second) {
-    writer_->Add<storage::kTargetInfoGpuTable>(
-        GpuInfoRowOf(device, TrailingText<protocol::CudaDeviceRecord>(record, device.text_length)));
-  }
+  DescribeGpu(device, TrailingText<protocol::CudaDeviceRecord>(record, device.text_length));
   if (written_devices_.insert({process.pid, device.device_id}).second) {
     writer_->Add<storage::kTargetInfoCudaDeviceTable>(
         {device.device_id, device.device_id, process.pid});
+  }
+}
+
+void CudaTracker::DescribeGpu(const protocol::CudaDeviceRecord& device, std::string_view name) {
+  if (written_gpus_.insert(device.device_id).second) {
+    writer_->Add<storage::kTargetInfoGpuTable>(GpuInfoRowOf(device, name));
   }
 }
 

@@ -24,6 +24,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -54,6 +55,9 @@ class CudaTracker {
   void RegisterHandlers(RecordDispatcher* dispatcher);
   // Writes the stream's graph traces still waiting for their launch and forgets its state.
   void OnProcessEnd(const ProcessStream& process);
+  // The TARGET_INFO_GPU row of `device`, unless the GPU has one: from the CUDA device records of
+  // the traced processes, or from GPU metrics (which describe their GPUs after those records).
+  void DescribeGpu(const protocol::CudaDeviceRecord& device, std::string_view name);
 
   // Whether CUDA tracing started in at least one process.
   bool tracing_started() const { return tracing_started_; }

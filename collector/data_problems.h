@@ -31,6 +31,8 @@ enum class ProblemScope { kPerProcess, kSession };
     "GPU activity records were dropped by CUPTI (no buffer available)")                           \
   X(kCpuSamplesLost, "cpu_samples_lost", kDataLoss, kSession,                                     \
     "CPU samples were dropped by the kernel: prof's sampling buffers were full")                  \
+  X(kGpuMetricSamplesLost, "gpu_metric_samples_lost", kDataLoss, kSession,                        \
+    "GPU metric samples were dropped by the GPU: its sampling buffer was full")                   \
   X(kUnknownRecords, "unknown_records", kError, kSession,                                         \
     "records of kinds this prof does not know were skipped")                                      \
   X(kMalformedRecords, "malformed_records", kError, kSession,                                     \

@@ -23,6 +23,8 @@
 #include "collector/counter_time_sink.h"
 #include "collector/cpu_samples/cpu_sample_rows.h"
 #include "collector/cpu_samples/cpu_sampler.h"
+#include "collector/gpu_metrics/gpu_metric_rows.h"
+#include "collector/gpu_metrics/gpu_metrics_sampler.h"
 #include "collector/launcher.h"
 #include "collector/perf_events/perf_session.h"
 #include "collector/pytorch_environment.h"
@@ -234,16 +236,38 @@ void SignalDescendants(SessionServer* server, const ChildProcess& child, int sig
   }
 }
 
+// What prof samples from outside the program, on threads of its own, and the rows they become on
+// the collector thread; absent samplers are null.
+struct LauncherSamplers {
+  CpuSampler* cpu = nullptr;
+  CpuSampleRows* cpu_rows = nullptr;
+  GpuMetricsSampler* gpu = nullptr;
+  GpuMetricRows* gpu_rows = nullptr;
+
+  // Writes what the samplers took since the last call.
+  void Import() {
+    if (cpu != nullptr) cpu_rows->Import(cpu);
+    if (gpu != nullptr) gpu_rows->Import(gpu);
+  }
+  // Once the process tree is gone (or no longer waited for): the last samples, then the losses.
+  void Finish(StreamImporter* importer) {
+    if (cpu != nullptr) cpu->Stop();
+    if (gpu != nullptr) gpu->Stop();
+    Import();
+    if (cpu != nullptr) importer->CountLostCpuSamples(cpu->lost_samples());
+    if (gpu != nullptr) importer->CountLostGpuMetricSamples(gpu->lost_samples());
+  }
+};
+
 // Reads streams until the program exits and then, with --wait=all, until every stream of its
 // process tree has ended (or SIGTERM/SIGHUP reaches prof after the exit); with -x false, until
 // --duration expires. Runs the capture timers in between and says what happens (SessionConsole);
 // a second SIGINT ends it at once, the program running or not.
 // Returns when the program exited (CLOCK_MONOTONIC ns).
 uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, ChildProcess* child,
-                         CaptureRouter* router, StreamSink* sink, CpuSampler* sampler,
-                         CpuSampleRows* sample_rows, CaptureController* capture,
-                         const protocol::CaptureControl& control, uint64_t collection_start,
-                         int* exit_code) {
+                         CaptureRouter* router, StreamSink* sink, LauncherSamplers* samplers,
+                         CaptureController* capture, const protocol::CaptureControl& control,
+                         uint64_t collection_start, int* exit_code) {
   SessionConsole console;
   StreamImporter& first_importer = *router->reports().front().importer;
   uint64_t last_commit = protocol::MonotonicNowNs();
@@ -262,7 +286,7 @@ uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, C
     const int timeout_ms =
         exited ? 10 : capture->PollTimeoutMs(protocol::MonotonicNowNs(), kPollIntervalMs);
     server->PollOnce(timeout_ms, exited ? -1 : child->exit_fd(), sink);
-    if (sampler != nullptr) sample_rows->Import(sampler);
+    samplers->Import();
     const uint64_t now = protocol::MonotonicNowNs();
     if (const int kill_signal = capture->Tick(now)) {
       child->Signal(kill_signal);
@@ -326,12 +350,7 @@ uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, C
     }
   }
   server->CloseAll(sink);
-  if (sampler != nullptr) {
-    // The process tree is gone (or no longer waited for): the last samples, then the losses.
-    sampler->Stop();
-    sample_rows->Import(sampler);
-    first_importer.CountLostCpuSamples(sampler->lost_samples());
-  }
+  samplers->Finish(&first_importer);
   console.NewWarnings(first_importer);
   return exit_time;
 }
@@ -509,6 +528,13 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
       sampling_problem = opened.status().message();
     }
   }
+  // Also before: prof-gpumetrics keeps prof's priority, as a decoder that falls behind lets the
+  // GPU's sampling buffer overflow. Loading the driver takes a moment; the program is still held.
+  std::vector<std::string> gpu_metrics_notes;
+  std::unique_ptr<GpuMetricsSampler> gpu_sampler;
+  if (options.gpu_metrics.any()) {
+    gpu_sampler = StartGpuMetrics(options.gpu_metrics, options.gpu_metrics_api, &gpu_metrics_notes);
+  }
   YieldCoresToTheProgram();
   const bool repeats = options.capture.repeats();
   CaptureRouter router(
@@ -521,6 +547,10 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
         return Status::Ok();
       });
   CpuSampleRows sample_rows(&router, session_start);
+  std::optional<GpuMetricRows> gpu_rows;
+  if (gpu_sampler != nullptr) gpu_rows.emplace(&router, &gpu_sampler->gpus(), session_start);
+  LauncherSamplers samplers{sampler.get(), &sample_rows, gpu_sampler.get(),
+                            gpu_rows ? &*gpu_rows : nullptr};
   TimerSampleRows timer_sample_rows(&sample_rows);
   if (timer_sampling_hz != 0) router.SetCpuSampleSink(&timer_sample_rows);
   Status status = router.OpenFirstReport();
@@ -546,6 +576,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   } else if (sampler != nullptr) {
     for (const std::string& note : sampler->notes()) spdlog::warn("warning: {}", note);
   }
+  for (const std::string& note : gpu_metrics_notes) spdlog::warn("warning: {}", note);
   CaptureController capture(options.capture, capture_page->control());
   std::optional<CounterTimeSink> counter_time;
   StreamSink* sink = &router;
@@ -559,10 +590,10 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
       router.AbandonAll();
       return status;
     }
-    exit_time =
-        ImportUntilExit(options, server.get(), &child, &router, sink, sampler.get(), &sample_rows,
-                        &capture, *capture_page->control(), collection_start, &result->exit_code);
+    exit_time = ImportUntilExit(options, server.get(), &child, &router, sink, &samplers, &capture,
+                                *capture_page->control(), collection_start, &result->exit_code);
     router.Refresh();
+    if (gpu_rows) gpu_rows->DescribeGpus();
 
     session.prof_version = PROF_VERSION;
     session.command_line = options.command_line;

@@ -16,6 +16,8 @@
 
 #include "collector/capture_options.h"
 #include "collector/cpu_samples/sampling_options.h"
+#include "collector/gpu_metrics/gpu_metrics_options.h"
+#include "collector/gpu_metrics/gpu_metrics_sampler.h"
 #include "common/status.h"
 #include "injection/protocol/launch_settings.h"
 #include "storage/report_name_claim.h"
@@ -37,6 +39,8 @@ struct ProfileOptions {
   std::string command_line;                    // for the report: the profiled command, quoted
   CaptureOptions capture;                      // --delay, --duration, --kill, -c, -p, ...
   SamplingOptions sampling;                    // -s, --sampling-frequency, -b, --cpuctxsw
+  GpuMetricsOptions gpu_metrics;               // --gpu-metrics-devices, -frequency, -set
+  PmSamplingApiFactory gpu_metrics_api;        // the CUDA/CUPTI libraries GPU metrics use
   bool show_output = true;          // -w false: the program's stdout and stderr go to /dev/null
   bool inherit_environment = true;  // -n false: the program gets prof's and -e's variables only
   bool wait_for_all = true;         // --wait=primary: the report ends when the program exits

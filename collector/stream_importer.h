@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collector/cuda_tracker.h"
@@ -33,6 +34,12 @@ class StreamImporter : public StreamSink {
   DataProblemCounts DataProblems() const;
   // CPU samples the kernel dropped (the launcher samples; no stream carries them).
   void CountLostCpuSamples(uint64_t count) { lost_cpu_samples_ += count; }
+  // GPU metric samples the hardware dropped (the launcher samples them too).
+  void CountLostGpuMetricSamples(uint64_t count) { lost_gpu_metric_samples_ += count; }
+  // A sampled GPU's TARGET_INFO_GPU row, unless a traced process described it (CudaTracker).
+  void DescribeGpu(const protocol::CudaDeviceRecord& device, std::string_view name) {
+    cuda_.DescribeGpu(device, name);
+  }
   // Writes every counter into PROF_STATS and, at `time`, a DIAGNOSTIC_EVENT row for the session
   // for each non-zero one that is not informative and has no per-process rows.
   void WriteDataProblems(int64_t time);
@@ -52,6 +59,7 @@ class StreamImporter : public StreamSink {
   TimerSampleTracker timer_samples_;
   uint64_t broken_streams_ = 0;
   uint64_t lost_cpu_samples_ = 0;
+  uint64_t lost_gpu_metric_samples_ = 0;
 };
 
 }  // namespace prof::collector

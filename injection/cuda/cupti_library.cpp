@@ -18,7 +18,8 @@ std::string CuptiSoname() {
   return "libcupti.so." + std::to_string(CuptiMajor(kBuiltCuptiVersion));
 }
 
-bool Resolve(void* handle, CuptiFunctions* out) {
+bool ResolveInjectionFunctions(void* handle, void* functions) {
+  auto* out = static_cast<CuptiFunctions*>(functions);
   bool complete = true;
 #define PROF_CUPTI_FUNCTION(name)                                          \
   out->name = reinterpret_cast<decltype(out->name)>(dlsym(handle, #name)); \
@@ -41,16 +42,17 @@ int CollectSitePackages(dl_phdr_info* info, size_t, void* data) {
 
 class Search {
  public:
-  Search(char* message, size_t size) : message_(message), size_(size) {}
+  Search(CuptiResolver resolve, char* message, size_t size)
+      : resolve_(resolve), message_(message), size_(size) {}
 
   // Tries `path`; true when it loaded and resolved.
-  bool Try(const std::string& path, int flags, CuptiFunctions* out) {
+  bool Try(const std::string& path, int flags, void* out) {
     void* handle = dlopen(path.c_str(), flags);
     if (handle == nullptr) {
       tried_ += (tried_.empty() ? "" : ", ") + path;
       return false;
     }
-    if (!Resolve(handle, out)) {
+    if (!resolve_(handle, out)) {
       tried_ += (tried_.empty() ? "" : ", ") + path + " (lacks CUPTI functions)";
       return false;  // never dlclose: see cupti_library.h
     }
@@ -64,9 +66,9 @@ class Search {
   }
 
   // A libcupti the process already loaded (not an attempt worth listing when it fails).
-  bool TryLoaded(const std::string& soname, CuptiFunctions* out) {
+  bool TryLoaded(const std::string& soname, void* out) {
     void* handle = dlopen(soname.c_str(), RTLD_NOW | RTLD_NOLOAD);
-    if (handle == nullptr || !Resolve(handle, out)) return false;
+    if (handle == nullptr || !resolve_(handle, out)) return false;
     char origin[512] = {};
     dlinfo(handle, RTLD_DI_ORIGIN, origin);
     std::snprintf(message_, size_, "%s/%s (already loaded)", origin, soname.c_str());
@@ -78,24 +80,25 @@ class Search {
   }
 
  private:
+  CuptiResolver resolve_;
   char* message_;
   size_t size_;
   std::string tried_;
 };
 
-bool TryToolkit(Search* search, const std::string& home, CuptiFunctions* out) {
+bool TryToolkit(Search* search, const std::string& home, void* out) {
   for (const char* sub : {"/lib64/", "/extras/CUPTI/lib64/", "/lib/"}) {
     if (search->Try(home + sub + CuptiSoname(), RTLD_NOW | RTLD_GLOBAL, out)) return true;
   }
   return false;
 }
 
-bool TryCudaHome(Search* search, const char* variable, CuptiFunctions* out) {
+bool TryCudaHome(Search* search, const char* variable, void* out) {
   const char* home = std::getenv(variable);
   return home != nullptr && *home != '\0' && TryToolkit(search, home, out);
 }
 
-bool TryWheels(Search* search, CuptiFunctions* out) {
+bool TryWheels(Search* search, void* out) {
   std::string sites;
   dl_iterate_phdr(CollectSitePackages, &sites);
   for (size_t begin = 0, end; (end = sites.find('\n', begin)) != std::string::npos;
@@ -112,7 +115,11 @@ bool TryWheels(Search* search, CuptiFunctions* out) {
 }  // namespace
 
 bool LoadCupti(CuptiFunctions* out, char* message, size_t message_size) {
-  Search search(message, message_size);
+  return LoadCuptiWith(ResolveInjectionFunctions, out, message, message_size);
+}
+
+bool LoadCuptiWith(CuptiResolver resolve, void* out, char* message, size_t message_size) {
+  Search search(resolve, message, message_size);
   const std::string soname = CuptiSoname();
   if (search.TryLoaded(soname, out)) return true;
 #ifdef PROF_BUILD_CUPTI_DIR

@@ -28,4 +28,9 @@ struct CuptiFunctions {
 // into `message`; on success `message` names the file that was loaded.
 bool LoadCupti(CuptiFunctions* out, char* message, size_t message_size);
 
+// The same search for another user of CUPTI (the launcher's GPU metrics, which need other
+// functions): the first library `resolve` accepts (it fills `out` with dlsym on `handle`) wins.
+using CuptiResolver = bool (*)(void* handle, void* out);
+bool LoadCuptiWith(CuptiResolver resolve, void* out, char* message, size_t message_size);
+
 }  // namespace prof::injection::cuda

@@ -14,11 +14,11 @@ namespace prof::storage {
 // One value of one metric of one GPU at one sample (GPU_METRICS). typeId's low byte is the GPU's
 // id (TARGET_INFO_GPU.id), as in nsys's exports.
 struct GpuMetricRow {
-  int64_t raw_timestamp = 0;         // the counter sample's end, in the GPU's own clock (ns)
+  int64_t raw_timestamp = 0;         // the counter sample's start, in CUPTI's clock (ns)
   std::optional<int64_t> timestamp;  // the same instant in ns since session start
   int64_t type_id = 0;
   int64_t metric_id = 0;
-  int64_t value = 0;  // nsys's units: percentages 0-100, MHz, requests; the name says which
+  int64_t value = 0;  // nsys's units: percentages 0-100; clocks in Hz whatever "[MHz]" says
 };
 
 // A metric a GPU was sampled for (TARGET_INFO_GPU_METRICS): written once per (typeId, metricId)

@@ -273,7 +273,7 @@ TEST_CASE("prof profile --help shows where the program goes") {
   CHECK(result.out.find("\nUsage: prof profile [options] <program> [args...]\n") !=
         std::string::npos);
   // nsys's options prof only accepts are listed in docs/nsys-compatibility.md, not in the help.
-  CHECK(result.out.find("--gpu-metrics-devices") == std::string::npos);
+  CHECK(result.out.find("--gpuctxsw") == std::string::npos);
 }
 
 TEST_CASE("did you mean picks the close name or none") {

@@ -8,14 +8,14 @@
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
 # GPU_CHECKS (default "cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling
-# bench") picks sections.
+# gpu_metrics bench") picks sections.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling pytorch bench}
+sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling pytorch gpu_metrics bench}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -441,6 +441,36 @@ if [[ " $sections " == *" pytorch "* ]]; then
   check "pytorch: operator and module ranges, every step's kernel inside an operator" $? \
     "exit $pytorch_rc; $(tail -3 "$work/pytorch.check")"
   cat "$work/pytorch.check"
+fi
+
+if [[ " $sections " == *" gpu_metrics "* ]]; then
+  # GPU metrics (issue 30, --gpu-metrics-devices): gpu_metrics_workload.py's copy, gemm and idle
+  # ranges under prof and under nsys with the same flags; check_gpu_metrics.py checks prof's values
+  # against the workload and its metric names against nsys's, and prints both sides' means.
+  echo "== GPU metrics (tests/gpu/gpu_metrics_workload.py, --gpu-metrics-devices=all, 10 kHz)"
+  workload=tests/gpu/gpu_metrics_workload.py
+  t0=$(seconds)
+  timeout 300 python3 "$workload" > "$work/gpu_metrics_plain.out" 2>&1
+  t1=$(seconds)
+  timeout 300 "$prof" profile -t cuda,nvtx --gpu-metrics-devices=all -f true -o "$work/gpu_metrics.prof" \
+    python3 "$workload" > "$work/gpu_metrics.prof.out" 2>&1
+  rc=$?; t2=$(seconds)
+  tail -5 "$work/gpu_metrics.prof.out"
+  grep -q "^done" "$work/gpu_metrics.prof.out"
+  [ $? -eq 0 ] && [ $rc -eq 0 ]
+  check "gpu_metrics: prof exits 0 with the program's output" $? "exit $rc"
+  nsys profile --trace=cuda,nvtx --sample=none --cpuctxsw=none --gpu-metrics-devices=all -f true \
+    -o "$work/gpu_metrics.nsys" python3 "$workload" > "$work/gpu_metrics.nsys.out" 2>&1
+  t3=$(seconds)
+  nsys export --type sqlite -f true -o "$work/gpu_metrics.nsys.sqlite" "$work/gpu_metrics.nsys.nsys-rep" \
+    > /dev/null 2>&1
+  info "gpu_metrics: wall s" "plain $(elapsed "$t0" "$t1"), prof $(elapsed "$t1" "$t2"), nsys $(elapsed "$t2" "$t3") (nsys without export)"
+  python3 tests/gpu/check_gpu_metrics.py "$work/gpu_metrics.prof.sqlite" "$work/gpu_metrics.nsys.sqlite" \
+    --frequency 10000 > "$work/gpu_metrics.check" 2>&1
+  check "gpu_metrics: copy/gemm/idle values, sample count, names as nsys" $? "$(summary_of "$work/gpu_metrics.check")"
+  cat "$work/gpu_metrics.check"
+  "$prof" profile --gpu-metrics-devices=help > "$work/gpu_metrics.devices.txt" 2>&1
+  info "gpu_metrics: devices" "$(tr '\n' ';' < "$work/gpu_metrics.devices.txt" | cut -c1-150)"
 fi
 
 if [[ " $sections " == *" bench "* ]]; then
