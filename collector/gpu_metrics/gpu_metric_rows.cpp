@@ -10,11 +10,11 @@ void GpuMetricRows::Write(const GpuMetricValue& value) {
   storage::ReportWriter* writer = router_->WriterAt(value.time_ns);
   if (writer == nullptr) return;  // outside every capture window
   const SampledGpu& gpu = (*gpus_)[value.gpu];
-  const int64_t type_id = GpuMetricsTypeId(gpu.device.id);
+  const int64_t type_id = storage::GpuMetricsTypeId(gpu.device.id);
   if (described_[writer].insert({value.gpu, value.metric_id}).second) {
     storage::GpuMetricInfoRow info;
     info.type_id = type_id;
-    info.source_id = gpu.device.id;
+    info.source_id = type_id;
     info.type_name = "GPU " + std::to_string(gpu.device.id) + " " + std::string(gpu.set->name);
     info.metric_id = value.metric_id;
     info.metric_name = std::string(gpu.set->metrics[value.metric_id].name);

@@ -15,9 +15,6 @@
 
 namespace prof::collector {
 
-// GPU_METRICS.typeId of a GPU: its id in the low byte, as nsys's exports (readers mask 0xFF).
-inline int64_t GpuMetricsTypeId(uint32_t gpu_id) { return static_cast<int64_t>(gpu_id & 0xFF); }
-
 class GpuMetricRows {
  public:
   // `gpus`: the sampler's (GpuMetricValue::gpu indexes them); `session_start_ns`: CLOCK_MONOTONIC

@@ -15,7 +15,7 @@ namespace {
 TEST_CASE("every format exports a counter per GPU and metric", "[export][gpu_metrics]") {
   const std::string report = stats::test::MakeGpuMetricsReport("export_gpu_metrics");
   const std::string dir = prof::test::MakeTempDir("export_gpu_metrics_out");
-  // 20 samples per series (the one without a session timestamp left out), largest value last.
+  // 20 samples per series, largest value last.
   const Lines expected = {"counter 16777216 20 40 SM Issue [Throughput %]",
                           "counter 16777216 20 80 SMs Active [Throughput %]",
                           "counter 16777217 20 15 SM Issue [Throughput %]",

@@ -106,10 +106,10 @@ TEST_CASE("recorded GPU metrics become nsys's rows in the report of a complete r
                               "SELECT typeId, sourceId, typeName, metricId, metricName FROM "
                               "TARGET_INFO_GPU_METRICS ORDER BY metricId");
   REQUIRE(info.size() == 12);
-  CHECK(info[0] ==
-        std::vector<std::string>{"0", "0", "GPU 0 gh100", "0", "GPC Clock Frequency [MHz]"});
-  CHECK(info[3] ==
-        std::vector<std::string>{"0", "0", "GPU 0 gh100", "3", "SMs Active [Throughput %]"});
+  CHECK(info[0] == std::vector<std::string>{"281479271677952", "281479271677952", "GPU 0 gh100",
+                                            "0", "GPC Clock Frequency [MHz]"});
+  CHECK(info[3] == std::vector<std::string>{"281479271677952", "281479271677952", "GPU 0 gh100",
+                                            "3", "SMs Active [Throughput %]"});
   CHECK(info[8][4] == "DRAM Read Bandwidth [Throughput %]");
   CHECK(QueryRows(session.report, "SELECT COUNT(*) FROM GPU_METRICS") == Rows{{"36"}});
   const Rows sms = QueryRows(session.report,

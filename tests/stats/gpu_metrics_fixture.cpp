@@ -25,13 +25,13 @@ std::string Metrics() {
       " (256, 0, 'GPU 0 test', 1, 'SM Issue [Throughput %]'),"
       " (257, 1, 'GPU 1 test', 0, 'SM Issue [Throughput %]'),"
       " (257, 1, 'GPU 1 test', 1, 'SMs Active [Throughput %]');"
-      // Without a session timestamp: no reader may count it.
-      "INSERT INTO GPU_METRICS VALUES (5, NULL, 256, 0, 100)";
+      "INSERT INTO GPU_METRICS VALUES ";
   for (int64_t i = 0; i < 20; ++i) {
     const int64_t at = i * kSampleNs;
     const bool first_second = i < 10;
     const std::string time = std::to_string(at + 7) + ", " + std::to_string(at);
-    sql += ", (" + time + ", 256, 0, " + (first_second ? "20" : "80") + ")";
+    sql += std::string(i == 0 ? "" : ", ") + "(" + time + ", 256, 0, " +
+           (first_second ? "20" : "80") + ")";
     sql += ", (" + time + ", 256, 1, " + (first_second ? "10" : "40") + ")";
     sql += ", (" + time + ", 257, 0, 15), (" + time + ", 257, 1, 25)";
   }

@@ -3,8 +3,7 @@
 //
 // Four NVTX push/pop ranges "step" on thread 1 of pid 100, 0.5 s each: [0, 0.5 s], [0.5 s, 1 s],
 // [1 s, 1.5 s], [1.5 s, 2 s] (the steady state is steps 2-4). One sample every 0.1 s, at 0 s ...
-// 1.9 s (20 per series; a sample's value covers the 0.1 s from its timestamp), plus one sample
-// without a session timestamp (left out by every reader):
+// 1.9 s (20 per series; a sample's value covers the 0.1 s from its timestamp):
 // - GPU 0 (typeId 256): "SMs Active [Throughput %]" (metricId 0) 20 until 1 s, 80 after;
 //   "SM Issue [Throughput %]" (metricId 1) 10 until 1 s, 40 after;
 // - GPU 1 (typeId 257, ids swapped: readers must join on typeId and metricId): "SM Issue
