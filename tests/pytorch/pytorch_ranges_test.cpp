@@ -15,6 +15,7 @@
 #include "tests/support/test_support.h"
 
 using prof::test::CommandResult;
+using prof::test::kDebianPython;
 using prof::test::MakeTempDir;
 using prof::test::PrintedValues;
 using prof::test::ProfBinary;
@@ -25,9 +26,6 @@ using prof::test::RunCommand;
 namespace {
 
 using Rows = std::vector<std::vector<std::string>>;
-
-// Debian's interpreter, the one python3-torch installs torch for.
-constexpr const char* kDebianPython = "/usr/bin/python3";
 constexpr int kSteps = 4;
 constexpr int kOperatorsPerStep = 106;
 

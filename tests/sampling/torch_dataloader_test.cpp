@@ -12,6 +12,7 @@
 #include "tests/support/test_support.h"
 
 using prof::test::CommandResult;
+using prof::test::kDebianPython;
 using prof::test::MakeTempDir;
 using prof::test::PrintedValues;
 using prof::test::ProfBinary;
@@ -22,10 +23,6 @@ using prof::test::RunCommand;
 namespace {
 
 using Rows = std::vector<std::vector<std::string>>;
-
-// Debian's interpreter, the one python3-torch installs torch for (not a pyenv or venv python3
-// that may come first in PATH).
-constexpr const char* kDebianPython = "/usr/bin/python3";
 
 std::string OfPid(const std::string& pid) { return "s.globalTid / 16777216 % 16777216 = " + pid; }
 

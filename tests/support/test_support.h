@@ -44,7 +44,10 @@ void EndTempDirs(bool passed);
 std::string WithoutProgressNotes(const std::string& err);
 
 // Absolute paths of build artifacts, passed in by CMake as compile definitions.
-std::string ProfBinary();                          // <build>/bin/prof
+std::string ProfBinary();  // <build>/bin/prof
+// Debian's interpreter, the one python3-torch installs torch for (not a pyenv or venv python3 that
+// may come first in PATH).
+inline constexpr const char* kDebianPython = "/usr/bin/python3";
 std::string TestProgram(const std::string& name);  // <build>/tests/bin/<name>
 
 }  // namespace prof::test
