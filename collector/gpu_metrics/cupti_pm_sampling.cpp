@@ -97,10 +97,12 @@ class CuptiCall {
 };
 
 // A profiler host object for one chip: metric configuration and evaluation.
+// CUPTI's host object keeps the pointers it is given (chip name, counter availability, metric
+// names) and reads them again when it evaluates samples, so it owns what they point to.
 class HostObject {
  public:
-  HostObject(const CuptiPm* cupti, CUpti_Profiler_Host_Object* object)
-      : cupti_(cupti), object_(object) {}
+  HostObject(const CuptiPm* cupti, std::string chip, std::vector<uint8_t> availability)
+      : cupti_(cupti), chip_(std::move(chip)), availability_(std::move(availability)) {}
   ~HostObject() {
     if (object_ == nullptr) return;
     auto params = Init<CUpti_Profiler_Host_Deinitialize_Params>(
@@ -114,25 +116,33 @@ class HostObject {
   static std::unique_ptr<HostObject> Create(const CuptiPm* cupti, const std::string& chip,
                                             const std::vector<uint8_t>& availability,
                                             CuptiCall* call) {
+    auto host = std::make_unique<HostObject>(cupti, chip, availability);
     auto params = Init<CUpti_Profiler_Host_Initialize_Params>(
         CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     params.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
-    params.pChipName = chip.c_str();
-    params.pCounterAvailabilityImage = availability.data();
+    params.pChipName = host->chip_.c_str();
+    params.pCounterAvailabilityImage = host->availability_.data();
     if (!call->Ok(cupti->cuptiProfilerHostInitialize(&params), "cuptiProfilerHostInitialize")) {
       return nullptr;
     }
-    return std::make_unique<HostObject>(cupti, params.pHostObject);
+    host->object_ = params.pHostObject;
+    return host;
   }
 
-  CUptiResult AddMetrics(std::vector<const char*>* names) {
+  // Adds `names` to the configuration; the object keeps them (metric_names()).
+  CUptiResult AddMetrics(const std::vector<std::string>& names) {
+    metric_names_ = names;
+    metric_pointers_.clear();
+    for (const std::string& name : metric_names_) metric_pointers_.push_back(name.c_str());
     auto params = Init<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
         CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     params.pHostObject = object_;
-    params.ppMetricNames = names->data();
-    params.numMetrics = names->size();
+    params.ppMetricNames = metric_pointers_.data();
+    params.numMetrics = metric_pointers_.size();
     return cupti_->cuptiProfilerHostConfigAddMetrics(&params);
   }
+  // The metrics added, as CUPTI takes them.
+  std::vector<const char*>& metric_names() { return metric_pointers_; }
 
   // The config image of the metrics added; empty (with *call's reason) when it fails or needs more
   // than the one pass PM sampling can make.
@@ -168,16 +178,17 @@ class HostObject {
 
  private:
   const CuptiPm* cupti_;
-  CUpti_Profiler_Host_Object* object_;
+  const std::string chip_;
+  const std::vector<uint8_t> availability_;
+  std::vector<std::string> metric_names_;
+  std::vector<const char*> metric_pointers_;  // into metric_names_
+  CUpti_Profiler_Host_Object* object_ = nullptr;
 };
 
 class CuptiPmDevice : public PmSamplingDevice {
  public:
-  CuptiPmDevice(const CuptiPm* cupti, std::unique_ptr<HostObject> host,
-                std::vector<std::string> metrics)
-      : cupti_(cupti), host_(std::move(host)), names_(std::move(metrics)) {
-    for (const std::string& name : names_) metrics_.push_back(name.c_str());
-  }
+  CuptiPmDevice(const CuptiPm* cupti, std::unique_ptr<HostObject> host)
+      : cupti_(cupti), host_(std::move(host)) {}
   ~CuptiPmDevice() override {
     if (object_ == nullptr) return;
     auto params =
@@ -187,8 +198,8 @@ class CuptiPmDevice : public PmSamplingDevice {
   }
 
   // Enables, configures and starts PM sampling; false with *call's reason.
-  bool Begin(uint32_t device, const std::vector<uint8_t>& config, uint64_t interval_ns,
-             CuptiCall* call) {
+  bool Begin(uint32_t device, std::vector<uint8_t> config, uint64_t interval_ns, CuptiCall* call) {
+    config_ = std::move(config);  // kept for the sampling's life, as the host object's inputs
     auto enable = Init<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
     enable.deviceIndex = device;
     if (!call->Ok(cupti_->cuptiPmSamplingEnable(&enable), "cuptiPmSamplingEnable", true)) {
@@ -198,8 +209,8 @@ class CuptiPmDevice : public PmSamplingDevice {
     auto set =
         Init<CUpti_PmSampling_SetConfig_Params>(CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE);
     set.pPmSamplingObject = object_;
-    set.configSize = config.size();
-    set.pConfig = config.data();
+    set.configSize = config_.size();
+    set.pConfig = config_.data();
     set.hardwareBufferSize = kHardwareBufferBytes;
     set.samplingInterval = interval_ns;
     set.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
@@ -208,8 +219,8 @@ class CuptiPmDevice : public PmSamplingDevice {
     auto size = Init<CUpti_PmSampling_GetCounterDataSize_Params>(
         CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
     size.pPmSamplingObject = object_;
-    size.pMetricNames = metrics_.data();
-    size.numMetrics = metrics_.size();
+    size.pMetricNames = host_->metric_names().data();
+    size.numMetrics = host_->metric_names().size();
     size.maxSamples =
         std::max<uint32_t>(kMinImageSamples, static_cast<uint32_t>(kImageSpanNs / interval_ns));
     if (!call->Ok(cupti_->cuptiPmSamplingSetConfig(&set), "cuptiPmSamplingSetConfig") ||
@@ -267,15 +278,16 @@ class CuptiPmDevice : public PmSamplingDevice {
       times.counterDataImageSize = image_.size();
       times.sampleIndex = index;
       PmSample sample;
-      sample.values.resize(metrics_.size());
+      std::vector<const char*>& metrics = host_->metric_names();
+      sample.values.resize(metrics.size());
       auto evaluate = Init<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
           CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
       evaluate.pHostObject = host_->get();
       evaluate.pCounterDataImage = image_.data();
       evaluate.counterDataImageSize = image_.size();
       evaluate.rangeIndex = index;
-      evaluate.ppMetricNames = metrics_.data();
-      evaluate.numMetrics = metrics_.size();
+      evaluate.ppMetricNames = metrics.data();
+      evaluate.numMetrics = metrics.size();
       evaluate.pMetricValues = sample.values.data();
       if ((result = cupti_->cuptiPmSamplingCounterDataGetSampleInfo(&times)) != CUPTI_SUCCESS ||
           (result = cupti_->cuptiProfilerHostEvaluateToGpuValues(&evaluate)) != CUPTI_SUCCESS) {
@@ -306,8 +318,7 @@ class CuptiPmDevice : public PmSamplingDevice {
 
   const CuptiPm* cupti_;
   std::unique_ptr<HostObject> host_;
-  std::vector<std::string> names_;
-  std::vector<const char*> metrics_;  // into names_, as CUPTI takes them
+  std::vector<uint8_t> config_;
   CUpti_PmSampling_Object* object_ = nullptr;
   std::vector<uint8_t> image_;
 };
@@ -351,13 +362,12 @@ class CuptiPmSamplingApi : public PmSamplingApi {
         HostObject::Create(&cupti_, device.chip, availability, &call);
     if (host == nullptr) return start;
     // Each metric alone first: one the chip lacks must not cost the others.
-    std::vector<const char*> names;
+    std::vector<std::string> names;
     for (size_t i = 0; i < metrics.size(); ++i) {
-      std::vector<const char*> one = {metrics[i].c_str()};
       std::unique_ptr<HostObject> probe =
           HostObject::Create(&cupti_, device.chip, availability, &call);
-      if (probe == nullptr || probe->AddMetrics(&one) != CUPTI_SUCCESS) continue;
-      names.push_back(metrics[i].c_str());
+      if (probe == nullptr || probe->AddMetrics({metrics[i]}) != CUPTI_SUCCESS) continue;
+      names.push_back(metrics[i]);
       start.collected.push_back(i);
     }
     if (names.empty()) {
@@ -365,13 +375,14 @@ class CuptiPmSamplingApi : public PmSamplingApi {
       return start;
     }
     std::vector<uint8_t> config;
-    if (!call.Ok(host->AddMetrics(&names), "cuptiProfilerHostConfigAddMetrics") ||
+    if (!call.Ok(host->AddMetrics(names), "cuptiProfilerHostConfigAddMetrics") ||
         (config = host->ConfigImage(&call)).empty()) {
       return start;
     }
-    auto sampling = std::make_unique<CuptiPmDevice>(
-        &cupti_, std::move(host), std::vector<std::string>(names.begin(), names.end()));
-    if (sampling->Begin(device.id, config, interval_ns, &call)) start.device = std::move(sampling);
+    auto sampling = std::make_unique<CuptiPmDevice>(&cupti_, std::move(host));
+    if (sampling->Begin(device.id, std::move(config), interval_ns, &call)) {
+      start.device = std::move(sampling);
+    }
     return start;
   }
 
