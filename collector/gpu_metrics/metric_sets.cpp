@@ -3,44 +3,68 @@
 namespace prof::collector {
 namespace {
 
-// The general-purpose metrics of nsys's default sets, with the PM sampling metrics CUPTI's
-// documentation gives for each ("PM Sampling Metric Table"). NVLink is left out: nsys splits it
-// into request/response and user/protocol data, whose counters prof has not matched yet.
-const std::vector<GpuMetric>& GeneralMetrics() {
-  static const std::vector<GpuMetric> metrics = {
+// nsys's default metrics of each chip family with the counters nsys 2025.3 samples for them (its
+// GpuMetrics/<chip>.config: a counter, then the "[Throughput %]" or per-second form). The families
+// differ in a few counters: Hopper and datacenter Blackwell read the compute warps and PCIe through
+// their "TriageCompute" counter domains (the plain counters read 0 and ~1 % on an H100), Ampere
+// and Ada read GR Active through the front end's. NVLink is left out: nsys splits it into
+// request/response and user/protocol data, which prof has not matched yet.
+constexpr std::string_view kThroughput = ".avg.pct_of_peak_sustained_elapsed";
+
+std::vector<GpuMetric> FamilyMetrics(std::string_view gr_active, std::string_view compute_warps,
+                                     bool unallocated_warps, std::string_view pcie_domain) {
+  std::vector<GpuMetric> metrics = {
       {"GPC Clock Frequency [MHz]", "gpc__cycles_elapsed.avg.per_second"},
       {"SYS Clock Frequency [MHz]", "sys__cycles_elapsed.avg.per_second"},
-      {"GR Active [Throughput %]", "gr__cycles_active.sum.pct_of_peak_sustained_elapsed"},
-      {"SMs Active [Throughput %]", "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"},
-      {"SM Issue [Throughput %]", "sm__inst_executed_realtime.avg.pct_of_peak_sustained_elapsed"},
+      {"GR Active [Throughput %]", std::string(gr_active)},
+      {"SMs Active [Throughput %]", "sm__cycles_active" + std::string(kThroughput)},
+      {"SM Issue [Throughput %]", "sm__inst_executed_realtime" + std::string(kThroughput)},
       {"Tensor Active [Throughput %]",
-       "sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed"},
-      {"Compute Warps in Flight [Throughput %]",
-       "tpc__warps_active_shader_cs_realtime.avg.pct_of_peak_sustained_elapsed"},
-      {"Unallocated Warps in Active SMs [Throughput %]",
-       "tpc__warps_inactive_sm_active_realtime.avg.pct_of_peak_sustained_elapsed"},
-      {"DRAM Read Bandwidth [Throughput %]",
-       "dramc__read_throughput.avg.pct_of_peak_sustained_elapsed"},
-      {"DRAM Write Bandwidth [Throughput %]",
-       "dramc__write_throughput.avg.pct_of_peak_sustained_elapsed"},
-      {"PCIe RX Throughput [Throughput %]", "pcie__read_bytes.avg.pct_of_peak_sustained_elapsed"},
-      {"PCIe TX Throughput [Throughput %]", "pcie__write_bytes.avg.pct_of_peak_sustained_elapsed"},
+       "sm__pipe_tensor_cycles_active_realtime" + std::string(kThroughput)},
+      {"Compute Warps in Flight [Throughput %]", std::string(compute_warps) +
+                                                     "tpc__warps_active_shader_cs_realtime" +
+                                                     std::string(kThroughput)},
   };
+  if (unallocated_warps) {
+    metrics.push_back({"Unallocated Warps in Active SMs [Throughput %]",
+                       "tpc__warps_inactive_sm_active_realtime" + std::string(kThroughput)});
+  }
+  metrics.push_back(
+      {"DRAM Read Bandwidth [Throughput %]", "dram__read_throughput" + std::string(kThroughput)});
+  metrics.push_back(
+      {"DRAM Write Bandwidth [Throughput %]", "dram__write_throughput" + std::string(kThroughput)});
+  metrics.push_back({"PCIe RX Throughput [Throughput %]",
+                     std::string(pcie_domain) + "pcie__read_bytes" + std::string(kThroughput)});
+  metrics.push_back({"PCIe TX Throughput [Throughput %]",
+                     std::string(pcie_domain) + "pcie__write_bytes" + std::string(kThroughput)});
   return metrics;
 }
 
 // Turing and GA100 are missing: their PM sampling counts time in SYS clock cycles, not ns
 // (CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL is refused there), which prof does not use.
 const std::vector<MetricSet>& AllSets() {
+  static const std::string kGrActive = "gr__cycles_active.sum.pct_of_peak_sustained_elapsed";
   static const std::vector<MetricSet> sets = {
       {"ga10x",
        "Ampere GA10x (RTX 30xx, A10, A40)",
        {"GA102", "GA103", "GA104", "GA106", "GA107"},
-       GeneralMetrics()},
-      {"ad10x", "Ada AD10x (RTX 40xx, L4, L40)", {"AD10"}, GeneralMetrics()},
-      {"gh100", "Hopper GH100 (H100, H200)", {"GH100"}, GeneralMetrics()},
-      {"gb100", "Blackwell GB100 (B100, B200)", {"GB100", "GB110"}, GeneralMetrics()},
-      {"gb20x", "Blackwell GB20x (RTX 50xx, RTX PRO)", {"GB20"}, GeneralMetrics()},
+       FamilyMetrics("FE_A.TriageSCG.gr__cycles_active" + std::string(kThroughput), "", true, "")},
+      {"ad10x",
+       "Ada AD10x (RTX 40xx, L4, L40)",
+       {"AD10"},
+       FamilyMetrics("FE_B.TriageSCG.gr__cycles_active" + std::string(kThroughput), "", true, "")},
+      {"gh100",
+       "Hopper GH100 (H100, H200)",
+       {"GH100"},
+       FamilyMetrics(kGrActive, "TPC.TriageCompute.", true, "PCI.TriageCompute.")},
+      {"gb100",
+       "Blackwell GB100 (B100, B200)",
+       {"GB100", "GB110"},
+       FamilyMetrics(kGrActive, "TPC.TriageCompute.", false, "PCI.TriageCompute.")},
+      {"gb20x",
+       "Blackwell GB20x (RTX 50xx, RTX PRO)",
+       {"GB20"},
+       FamilyMetrics(kGrActive, "", false, "")},
   };
   return sets;
 }

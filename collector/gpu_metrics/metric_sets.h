@@ -20,8 +20,7 @@ namespace prof::collector {
 
 struct GpuMetric {
   std::string_view name;  // in the report: nsys's name
-  std::string_view
-      counter;  // CUPTI's metric: "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"
+  std::string counter;    // CUPTI's metric: "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"
 };
 
 struct MetricSet {
