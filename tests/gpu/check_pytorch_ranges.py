@@ -27,8 +27,9 @@ def main():
     backward = q("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND domainId = 0 AND "
                  "text GLOB 'AddmmBackward0, seq = *'")[0][0]
     check("AddmmBackward0 ranges, one a step", backward == STEPS, backward)
-    modules = q("SELECT e.text, count(*) FROM NVTX_EVENTS e JOIN NVTX_EVENTS d ON d.eventType = 75 "
-                "AND d.domainId = e.domainId AND d.text = 'PyTorch' WHERE e.eventType = 59 "
+    # Each process that uses the domain announces it (main and DataLoader workers): one id, many rows.
+    modules = q("SELECT text, count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND domainId IN "
+                "(SELECT domainId FROM NVTX_EVENTS WHERE eventType = 75 AND text = 'PyTorch') "
                 "GROUP BY 1")
     counts = dict(modules)
     for name in ("Net (Net)", "Net.conv (Conv2d)", "autograd.backward", "SGD.step"):

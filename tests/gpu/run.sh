@@ -45,7 +45,10 @@ python3 -c "import torch; print('torch', torch.__version__)"
 echo "== dependencies of prof's binaries"
 allowed='linux-vdso|libprof_core\.so|libc\.so|libm\.so|libgcc_s|libstdc\+\+|ld-linux|libsqlite3|libcupti|libpthread|libdl'
 extra=""
+# libprof_torch.so is left out: it links the libtorch it was built against and is loaded only into
+# that libtorch's processes (docs/pytorch.md).
 for binary in "$prof" "$build"/lib/libprof_*.so; do
+  [[ "$binary" == */libprof_torch.so ]] && continue
   ldd "$binary" | sed "s|^|$(basename "$binary"): |"
   extra+=$(ldd "$binary" | awk '{print $1}' | grep -Ev "$allowed" | tr '\n' ' ')
 done
