@@ -121,13 +121,10 @@ bool ThreadRing::OpenRange(const NvtxEventRecord& record, const char* text, size
   // Published whole: the launcher reads [0, open_bytes_) only.
   open_bytes_.store(used + static_cast<uint32_t>(total), std::memory_order_release);
   EndWrite();
-  // No ranges: the starts are known (none). Starts unknown stay unknown until the ranges are gone.
+  // The starts are a hint CloseRange checks against the ranges themselves, so a stale or
+  // incomplete list costs a search, never a wrong range.
   if (used == 0) open_count_ = 0;
-  if ((open_count_ > 0 || used == 0) && open_count_ < kMaxOpenRanges) {
-    open_starts_[open_count_++] = used;
-  } else {
-    open_count_ = 0;
-  }
+  if (open_count_ < kMaxOpenRanges) open_starts_[open_count_++] = used;
   return true;
 }
 

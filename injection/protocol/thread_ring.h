@@ -145,8 +145,8 @@ class alignas(4096) ThreadRing {
   alignas(64) std::atomic<uint32_t> open_bytes_{0};
   // Producer only: where each open range starts, innermost last, so that a pop finds the range
   // it ends without walking the others (it is the innermost of all unless domains interleave).
-  // open_count_ is 0 when the starts are not known (more ranges than kMaxOpenRanges); CloseRange
-  // then searches.
+  // A hint: CloseRange checks the innermost start against the ranges and searches when it
+  // misses (after the launcher cleared a ring, or a program wrote over the ranges).
   static constexpr uint32_t kMaxOpenRanges = kOpenRangeBytes / 64;
   uint32_t open_count_ = 0;
   uint32_t open_starts_[kMaxOpenRanges];
