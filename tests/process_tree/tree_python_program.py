@@ -21,7 +21,8 @@ def run_leaf(leaf, tag):
 def worker(leaf, nvtx_library):
     import os
 
-    print(f"worker={os.getpid()}", flush=True)
+    # One write: concurrent workers' lines must not interleave in the pipe.
+    os.write(1, b"worker=%d\n" % os.getpid())
     nvtx = ctypes.CDLL(nvtx_library)
     nvtx.nvtxRangePushA(b"py-worker")
     run_leaf(leaf, "py-spawned")

@@ -29,7 +29,8 @@ class SlowDataset(Dataset):
 
 
 def announce_worker(worker_id):
-    print("worker=%d" % os.getpid(), flush=True)
+    # One write: the two workers' lines must not interleave in the pipe.
+    os.write(1, b"worker=%d\n" % os.getpid())
 
 
 def main():
