@@ -551,7 +551,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   if (gpu_sampler != nullptr) gpu_rows.emplace(&router, &gpu_sampler->gpus(), session_start);
   LauncherSamplers samplers{sampler.get(), &sample_rows, gpu_sampler.get(),
                             gpu_rows ? &*gpu_rows : nullptr};
-  TimerSampleRows timer_sample_rows(&sample_rows);
+  TimerSampleRows timer_sample_rows(&sample_rows, options.sampling.python_frames);
   if (timer_sampling_hz != 0) router.SetCpuSampleSink(&timer_sample_rows);
   Status status = router.OpenFirstReport();
   if (!status.ok()) {

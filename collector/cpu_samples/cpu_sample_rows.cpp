@@ -1,6 +1,7 @@
 #include "collector/cpu_samples/cpu_sample_rows.h"
 
 #include "collector/symbols/unwind_method.h"
+#include "injection/protocol/clock.h"
 #include "storage/global_id.h"
 #include "storage/tables/host_tables.h"
 
@@ -90,6 +91,16 @@ void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
   resolved_.time_ns = sample.time_ns;
   resolver_.ResolveChain(sample.pid, sample.ips, sample.ip_count,
                          static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &resolved_);
+  if (python_frames_) {
+    if (const symbols::ProcessMaps* maps = resolver_.MapsOf(sample.pid)) {
+      const uint64_t now = protocol::MonotonicNowNs();
+      if (now - python_pass_start_ns_ >= kPythonPassNs) {
+        python_merger_.NextPass();
+        python_pass_start_ns_ = now;
+      }
+      python_merger_.Merge(*maps, &resolved_);
+    }
+  }
   rows_->Write(resolved_);
 }
 

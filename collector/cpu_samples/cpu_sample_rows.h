@@ -8,6 +8,7 @@
 
 #include "collector/capture_router.h"
 #include "collector/cpu_samples/cpu_sampler.h"
+#include "collector/cpu_samples/python_frame_merger.h"
 #include "collector/cpu_samples/sample_resolver.h"
 #include "collector/sample_sink.h"
 
@@ -39,16 +40,26 @@ class CpuSampleRows {
 
 // The samples the program took of itself (the fallback when perf_event_open is refused,
 // collector/timer_sample_tracker.h): resolved here, on the collector thread (their mappings are
-// read from /proc/<pid>/maps), and written as the kernel's are.
+// read from /proc/<pid>/maps), given Python frames as the kernel's are (`python_frames`: read
+// from outside the program when the collector handles the sample, once per thread every
+// kPythonPassNs), and written as the kernel's are.
 class TimerSampleRows : public CpuSampleSink {
  public:
-  explicit TimerSampleRows(CpuSampleRows* rows) : rows_(rows) {}
+  TimerSampleRows(CpuSampleRows* rows, bool python_frames)
+      : rows_(rows), python_frames_(python_frames) {}
   void OnCpuSample(const RawCpuSample& sample) override;
 
  private:
+  // How long a thread's Python stack, once read, names its later samples: the collector takes
+  // a thread's samples from its ring in bursts, and one read serves a burst.
+  static constexpr uint64_t kPythonPassNs = 10'000'000;
+
   CpuSampleRows* rows_;
+  bool python_frames_;
   SampleResolver resolver_;
-  ResolvedSample resolved_;  // reused
+  PythonFrameMerger python_merger_;
+  uint64_t python_pass_start_ns_ = 0;  // CLOCK_MONOTONIC
+  ResolvedSample resolved_;            // reused
 };
 
 }  // namespace prof::collector

@@ -198,10 +198,9 @@ TEST_CASE("with perf_event_open refused the program samples itself to the same 7
   CHECK(Count(run.report, "SELECT count(*) FROM sqlite_master WHERE name = 'SCHED_EVENTS'") == 0);
 }
 
-TEST_CASE("Python workers' samples name their slow function with file and line first",
-          "[sampling]") {
-  const SampledRun run =
-      Profile("sampling_python", {"-s", "process-tree"}, {PROF_PYTHON3, PROF_PYTHON_WORKERS});
+// Each of python_workers.py's two worker processes spends its samples in slow_transform, named
+// as a Python frame with the script's file and the loop's lines, under the worker's chain.
+void CheckPythonWorkers(const SampledRun& run) {
   const size_t at = run.result.out.find("workers=");
   REQUIRE(at != std::string::npos);
   const std::string first = std::to_string(std::atoll(run.result.out.c_str() + at + 8));
@@ -232,9 +231,26 @@ TEST_CASE("Python workers' samples name their slow function with file and line f
                 "f.unwindMethod = 1001 AND s.globalTid / 16777216 % 16777216 = " +
                     worker) > 0);
   }
+}
+
+TEST_CASE("Python workers' samples name their slow function with file and line first",
+          "[sampling]") {
+  const SampledRun run =
+      Profile("sampling_python", {"-s", "process-tree"}, {PROF_PYTHON3, PROF_PYTHON_WORKERS});
+  CheckPythonWorkers(run);
   // The main process mostly waits: its switches out are mostly blocked ones.
   CHECK(Count(run.report,
               "SELECT count(*) FROM SCHED_EVENTS WHERE isSchedIn = 0 AND threadBlock = 1") > 10);
+}
+
+TEST_CASE("with perf_event_open refused Python workers' samples still name their slow function",
+          "[sampling]") {
+  setenv("PROF_PERF_EVENTS", "off", 1);
+  const SampledRun run = Profile("sampling_python_refused", {"-s", "process-tree"},
+                                 {PROF_PYTHON3, PROF_PYTHON_WORKERS});
+  unsetenv("PROF_PERF_EVENTS");
+  CHECK(run.result.err.find("prof: warning: perf_event_open refused") != std::string::npos);
+  CheckPythonWorkers(run);
 }
 
 TEST_CASE("sampling options prof cannot honour are refused in one line", "[sampling]") {
