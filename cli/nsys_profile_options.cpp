@@ -44,9 +44,8 @@ const NsysOption kNsysOptions[] = {
     {"--cpu-socket-metrics", "none", "prof does not sample CPU events"},
     {"--cpu-cluster-events", "none", kNoEmbedded},
     {"--os-events", "", "prof does not sample OS events"},
-    {"--osrt-backtrace-depth", "", "prof takes no backtraces of OS runtime calls"},
-    {"--osrt-backtrace-stack-size", "", "prof takes no backtraces of OS runtime calls"},
-    {"--osrt-backtrace-threshold", "", "prof takes no backtraces of OS runtime calls"},
+    // prof walks the frame pointers of a blocked call's stack in place: no stack copy to size.
+    {"--osrt-backtrace-stack-size", "*", ""},
     {"--osrt-file-access", "false", "prof does not record file access data"},
     {"--resolve-symbols", "true", "prof always resolves the symbols of samples"},
     {"--show-source-info", "*", ""},

@@ -31,6 +31,7 @@
 #include "collector/profile_session.h"
 #include "common/number_text.h"
 #include "injection/protocol/launch_settings.h"
+#include "injection/protocol/record_format.h"
 #include "stats/stats_runner.h"
 
 namespace prof::cli {
@@ -191,6 +192,15 @@ class ProfileCommand : public Command {
                     "Record OS runtime calls lasting at least this many ns")
         ->check(CheckNanoseconds)
         ->default_str("1000");
+    sub->add_option("--osrt-backtrace-threshold", osrt_backtrace_threshold_ns_,
+                    "With -s or --cpuctxsw: OS runtime calls lasting at least this many ns carry "
+                    "the stack they were made from (OSRT_CALLCHAINS); 0: none")
+        ->check(CheckNanoseconds)
+        ->default_str("80000");
+    sub->add_option("--osrt-backtrace-depth", osrt_backtrace_depth_,
+                    "Native frames of such a stack, at most (Python frames as many)")
+        ->check(CLI::Range(1, static_cast<int>(protocol::kMaxOsrtBacktraceDepth)))
+        ->default_str("24");
     sub->add_option("-e,--env-var", environment_,
                     "Set NAME=value in the program's environment; A=B,C=D sets two")
         ->allow_extra_args(false)  // one value per -e: the program and its arguments follow
@@ -264,6 +274,8 @@ class ProfileCommand : public Command {
 
     options.trace_text = trace_;
     options.osrt_threshold_ns = osrt_threshold_ns_;
+    options.osrt_backtrace_threshold_ns = osrt_backtrace_threshold_ns_;
+    options.osrt_backtrace_depth = osrt_backtrace_depth_;
     options.cuda_graph_trace = cuda_graph_trace_ == "node" ? protocol::CudaGraphTrace::kNode
                                                            : protocol::CudaGraphTrace::kGraph;
     options.python_backtrace = python_backtrace_ == "cuda";
@@ -370,6 +382,8 @@ class ProfileCommand : public Command {
   std::string inherit_environment_ = "true";
   std::string trace_fork_before_exec_ = "false";
   uint64_t osrt_threshold_ns_ = 1000;
+  uint64_t osrt_backtrace_threshold_ns_ = 80000;
+  uint32_t osrt_backtrace_depth_ = 24;
   std::string cuda_graph_trace_ = "graph";
   std::string cuda_memory_usage_ = "false";
   std::string python_backtrace_ = "none";

@@ -32,7 +32,29 @@ storage::StringId OsrtTracker::NameId(uint16_t function_id) {
 void OsrtTracker::OnCall(const ProcessStream& process, const protocol::RecordHeader& record) {
   protocol::OsrtCallRecord call;
   std::memcpy(&call, &record, sizeof(call));
+  const size_t stack_words = call.native_frame_count + 2u * call.python_frame_count;
+  if (call.native_frame_count > protocol::kMaxOsrtBacktraceDepth ||
+      call.python_frame_count > protocol::kMaxOsrtBacktraceDepth ||
+      record.size != sizeof(call) + stack_words * sizeof(uint64_t)) {
+    ++malformed_records_;
+    return;
+  }
   storage::OsrtCallRow row;
+  if (stack_words != 0) {
+    // Copied out rather than read in place, which would rely on the decoder's buffer keeping
+    // records 8-aligned.
+    stack_.resize(stack_words);
+    std::memcpy(stack_.data(), reinterpret_cast<const char*>(&record) + sizeof(call),
+                stack_words * sizeof(uint64_t));
+    if (backtraces_ == nullptr) backtraces_ = std::make_unique<OsrtBacktraces>(writer_);
+    RawBacktrace backtrace;
+    backtrace.pid = process.pid;
+    backtrace.ips = stack_.data();
+    backtrace.ip_count = call.native_frame_count;
+    backtrace.python_pairs = stack_.data() + call.native_frame_count;
+    backtrace.python_count = call.python_frame_count;
+    row.callchain_id = backtraces_->CallchainOf(backtrace);
+  }
   row.start = process.SessionTime(call.header.timestamp_ns);
   row.end = process.SessionTime(call.end_ns);
   row.global_tid = process.GlobalTid(call.header.tid);

@@ -1,9 +1,14 @@
 // OS-runtime calls: each OsrtCallRecord becomes one OSRT_API row, named through the function table
-// the interposer and the collector share (injection/protocol/osrt_functions.h).
+// the interposer and the collector share (injection/protocol/osrt_functions.h); a call that carries
+// its backtrace gets it as OSRT_CALLCHAINS rows (collector/cpu_samples/osrt_backtraces.h). A record
+// whose size does not match its frame counts is skipped and counted (malformed_records).
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "collector/cpu_samples/osrt_backtraces.h"
 #include "collector/process_stream.h"
 #include "collector/record_dispatcher.h"
 #include "storage/report_writer.h"
@@ -15,6 +20,8 @@ class OsrtTracker {
   explicit OsrtTracker(storage::ReportWriter* writer) : writer_(writer) {}
   void RegisterHandlers(RecordDispatcher* dispatcher);
 
+  uint64_t malformed_records() const { return malformed_records_; }
+
  private:
   void OnCall(const ProcessStream& process, const protocol::RecordHeader& record);
   // StringIds of function names, interned on first use; indexed by function id.
@@ -23,6 +30,9 @@ class OsrtTracker {
   storage::ReportWriter* writer_;
   std::vector<storage::StringId> name_ids_;
   std::vector<bool> name_interned_;
+  std::unique_ptr<OsrtBacktraces> backtraces_;  // made at the first call with a backtrace
+  std::vector<uint64_t> stack_;                 // scratch: the record's frames
+  uint64_t malformed_records_ = 0;
 };
 
 }  // namespace prof::collector

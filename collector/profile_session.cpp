@@ -156,6 +156,11 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   settings.timer_sampling_hz = timer_sampling_hz;
   settings.trace_flags = options.trace_flags;
   settings.osrt_threshold_ns = options.osrt_threshold_ns;
+  // The stacks threads blocked in belong with what sampling and scheduling show.
+  if (options.sampling.any()) {
+    settings.osrt_backtrace_threshold_ns = options.osrt_backtrace_threshold_ns;
+    settings.osrt_backtrace_depth = options.osrt_backtrace_depth;
+  }
   settings.cuda_graph_trace = options.cuda_graph_trace;
   settings.cuda_memory_usage = options.cuda_memory_usage;
   settings.python_backtrace = options.python_backtrace;

@@ -30,6 +30,10 @@ struct ProfileOptions {
   uint32_t trace_flags = 0;          // protocol::TraceFlag bits
   std::string trace_text;            // the --trace value as the report records it
   uint64_t osrt_threshold_ns = 1000;
+  // --osrt-backtrace-threshold/-depth: taken when OS-runtime calls are traced and -s or
+  // --cpuctxsw is on (profile_session.cpp); a threshold of 0 takes none.
+  uint64_t osrt_backtrace_threshold_ns = 80000;
+  uint32_t osrt_backtrace_depth = 24;
   protocol::CudaGraphTrace cuda_graph_trace = protocol::CudaGraphTrace::kGraph;
   bool cuda_memory_usage = false;              // --cuda-memory-usage
   bool python_backtrace = false;               // --python-backtrace=cuda

@@ -50,9 +50,11 @@ DataProblemCounts StreamImporter::DataProblems() const {
   counts[DataProblem::kCpuSamplesLost] = lost_cpu_samples_;
   counts[DataProblem::kGpuMetricSamplesLost] = lost_gpu_metric_samples_;
   counts[DataProblem::kUnknownRecords] = dispatcher_.unknown_records();
-  // A CPU sample whose size does not match its frame count is malformed in the same sense.
-  counts[DataProblem::kMalformedRecords] =
-      dispatcher_.malformed_records() + timer_samples_.malformed_records();
+  // A CPU sample or an OS-runtime call whose size does not match its frame counts is malformed in
+  // the same sense.
+  counts[DataProblem::kMalformedRecords] = dispatcher_.malformed_records() +
+                                           timer_samples_.malformed_records() +
+                                           osrt_.malformed_records();
   counts[DataProblem::kNvtxUnreadableRecords] = nvtx.malformed_records;
   counts[DataProblem::kNvtxUnmatchedRangeEnds] = nvtx.unmatched_range_ends;
   counts[DataProblem::kCudaUnreadableRecords] = cuda.malformed_records;

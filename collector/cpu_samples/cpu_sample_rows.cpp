@@ -1,5 +1,6 @@
 #include "collector/cpu_samples/cpu_sample_rows.h"
 
+#include "collector/cpu_samples/callchain_rows.h"
 #include "collector/symbols/unwind_method.h"
 #include "injection/protocol/clock.h"
 #include "storage/global_id.h"
@@ -32,18 +33,7 @@ void CpuSampleRows::Write(const ResolvedSample& sample) {
   row.thread_state = storage::kThreadStateRunning;
   row.global_tid = storage::GlobalTid(sample.pid, sample.tid);
   writer->Add<storage::kCompositeEventsTable>(row);
-  for (size_t depth = 0; depth < sample.frames.size(); ++depth) {
-    const SampleFrame& frame = sample.frames[depth];
-    storage::SamplingFrameRow frame_row;
-    frame_row.id = id;
-    frame_row.symbol = writer->InternString(frame.symbol);
-    frame_row.module = writer->InternString(frame.module);
-    frame_row.unresolved = frame.unresolved ? 1 : 0;
-    frame_row.original_ip = static_cast<int64_t>(frame.ip);
-    frame_row.unwind_method = frame.unwind_method;
-    frame_row.stack_depth = static_cast<int32_t>(depth);
-    writer->Add<storage::kSamplingCallchainsTable>(frame_row);
-  }
+  WriteCallchain<storage::kSamplingCallchainsTable>(writer, id, sample.frames);
 }
 
 void CpuSampleRows::Write(const ThreadSwitch& change) {

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collector/cpu_samples/python_readers.h"
 #include "collector/cpu_samples/sample_resolver.h"
 #include "collector/python_frames/python_stack_reader.h"
 #include "collector/symbols/string_interner.h"
@@ -36,20 +37,14 @@ class PythonFrameMerger {
   uint64_t merged() const { return merged_; }
 
  private:
-  struct Process {
-    std::unique_ptr<PythonStackReader> reader;
-    uint64_t maps_generation = 0;  // of the last failed attach: retried when the maps change
-    bool failed = false;
-  };
   struct ThreadStack {
     uint64_t pass = 0;
     std::vector<SampleFrame> frames;
   };
 
-  PythonStackReader* ReaderOf(uint32_t pid, const symbols::ProcessMaps& maps);
   const std::vector<SampleFrame>& StackOf(PythonStackReader* reader, uint32_t tid);
 
-  std::unordered_map<uint32_t, Process> processes_;   // by pid
+  PythonReaders readers_;
   std::unordered_map<uint32_t, ThreadStack> stacks_;  // by tid
   symbols::StringInterner strings_;
   std::vector<PythonFrameText> read_;  // scratch

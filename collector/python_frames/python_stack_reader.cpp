@@ -336,6 +336,18 @@ PythonStackReader::Outcome PythonStackReader::WalkFrames(uint64_t frame) {
 }
 
 // Turns raw_frames_ into text, innermost first; stops at the first frame that does not validate.
+Status PythonStackReader::DescribeFrame(uint64_t code, uint64_t instruction,
+                                        PythonFrameText* frame) {
+  raw_frames_.assign(1, RawFrame{code, instruction});
+  described_.clear();
+  if (Describe(&described_) != Outcome::kDone) {
+    return Status::Error(memory_.ProcessGone() ? "the process is gone"
+                                               : "no code object at that address");
+  }
+  *frame = std::move(described_.front());
+  return Status::Ok();
+}
+
 PythonStackReader::Outcome PythonStackReader::Describe(std::vector<PythonFrameText>* frames) {
   const Layout& layout = *runtime_.layout;
   const size_t size = layout.code_read_size;

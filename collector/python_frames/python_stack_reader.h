@@ -68,6 +68,12 @@ class PythonStackReader {
   // memory cannot be read at all (the reason, with errno's text).
   Status ReadStack(int tid, std::vector<PythonFrameText>* frames);
 
+  // Names a frame the program read of itself (an OS-runtime call's backtrace,
+  // injection/osrt/call_backtrace.h): its code object's address and its instruction, as this
+  // reader's own (an address in 3.11+, f_lasti in 3.10). Fails when the process is gone or the
+  // address holds no code object (any more), or the instruction lies outside it.
+  Status DescribeFrame(uint64_t code, uint64_t instruction, PythonFrameText* frame);
+
   const std::string& version() const { return runtime_.version; }  // "3.12.1"
   const std::string& interpreter_path() const { return runtime_.path; }
   const Stats& stats() const { return stats_; }
@@ -117,6 +123,7 @@ class PythonStackReader {
   int64_t pthread_tid_offset_ = -1;  // 3.10: struct pthread's tid, once found
   // Scratch space of one read, kept to spare allocations.
   std::vector<RawFrame> raw_frames_;
+  std::vector<PythonFrameText> described_;  // DescribeFrame's
   std::vector<char> code_headers_;
   std::vector<char> thread_state_;
 };

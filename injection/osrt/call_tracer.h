@@ -26,6 +26,9 @@ namespace prof::injection::osrt {
 struct TracerState {
   std::atomic<bool> active{false};  // osrt tracing requested and the clock calibrated
   uint64_t threshold_ticks = 0;     // Settings().osrt_threshold_ns in duration-clock ticks
+  // Calls at least this long carry their backtrace (call_backtrace.h); UINT64_MAX: none.
+  uint64_t backtrace_threshold_ticks = UINT64_MAX;
+  uint32_t backtrace_depth = 0;
   TscClock clock;
 };
 extern TracerState g_tracer;

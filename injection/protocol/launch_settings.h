@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "injection/protocol/record_format.h"
+
 namespace prof::protocol {
 
 inline constexpr const char* kSettingsEnvVar = "PROF_INJECTION_SETTINGS";
@@ -51,6 +53,10 @@ struct InjectionSettings {
   // The fallback CPU sampler (perf_event_open refused): libprof_core samples each thread of the
   // process at this rate of its CPU time (kCpuSample records); 0 = off.
   uint32_t timer_sampling_hz = 0;
+  // --osrt-backtrace-threshold: OS-runtime calls that last at least this long carry the stack they
+  // were made from (native frames up to osrt_backtrace_depth, and Python frames); 0 = none.
+  uint64_t osrt_backtrace_threshold_ns = 0;
+  uint32_t osrt_backtrace_depth = 24;
   char socket_path[108] = {};  // sun_path of the launcher's listening Unix socket
 
   bool traces(TraceFlag flag) const { return (trace_flags & flag) != 0; }
@@ -65,6 +71,8 @@ inline std::string EncodeSettings(const InjectionSettings& settings) {
   out += ";python_backtrace=" + std::to_string(settings.python_backtrace ? 1 : 0);
   out += ";nvtx_counter_time=" + std::to_string(settings.nvtx_counter_time ? 1 : 0);
   out += ";timer_sampling_hz=" + std::to_string(settings.timer_sampling_hz);
+  out += ";osrt_backtrace_threshold_ns=" + std::to_string(settings.osrt_backtrace_threshold_ns);
+  out += ";osrt_backtrace_depth=" + std::to_string(settings.osrt_backtrace_depth);
   out += ";socket=";
   out += settings.socket_path;  // last: a path may contain ';' or '='
   return out;
@@ -125,6 +133,11 @@ inline bool DecodeSettings(const char* text, InjectionSettings* out) {
     } else if (key == "timer_sampling_hz") {
       if (number > UINT32_MAX) return false;
       parsed.timer_sampling_hz = static_cast<uint32_t>(number);
+    } else if (key == "osrt_backtrace_threshold_ns") {
+      parsed.osrt_backtrace_threshold_ns = number;
+    } else if (key == "osrt_backtrace_depth") {
+      if (number > kMaxOsrtBacktraceDepth) return false;
+      parsed.osrt_backtrace_depth = static_cast<uint32_t>(number);
     }
   }
   if (!version_ok || !have_socket) return false;

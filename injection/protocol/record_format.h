@@ -168,15 +168,26 @@ inline constexpr const char* kRankVariables[] = {"RANK", "OMPI_COMM_WORLD_RANK",
                                                  "PMIX_RANK", "SLURM_PROCID"};
 
 // One OS runtime call that lasted at least the threshold. header.timestamp_ns is its start.
+// With --osrt-backtrace-threshold, a call that lasted that long is followed in the same record by
+// the stack it was made from: `native_frame_count` return addresses (uint64, innermost first: the
+// first is the call site of the traced function), then `python_frame_count` Python frames of the
+// thread, innermost first, each two uint64: the code object's address and its instruction (an
+// address in CPython 3.11+, f_lasti in 3.10), which the launcher names by reading the code object.
 struct OsrtCallRecord {
   RecordHeader header;
   uint64_t end_ns;
   int64_t return_value;
   uint16_t function_id;  // index into injection/osrt's function table (osrt_functions.h)
   uint8_t nesting_level;
-  uint8_t reserved[5];
+  uint8_t native_frame_count;
+  uint8_t python_frame_count;
+  uint8_t reserved[3];
 };
 static_assert(sizeof(OsrtCallRecord) == 40);
+inline constexpr size_t kMaxOsrtBacktraceDepth = 64;  // native frames, and Python frames
+inline constexpr size_t kOsrtPythonFrameBytes = 2 * sizeof(uint64_t);
+static_assert(kMaxOsrtBacktraceDepth * (sizeof(uint64_t) + kOsrtPythonFrameBytes) <=
+              kMaxTextLength);
 
 // How an NVTX message reached the tool; registered strings arrive as kNvtxStringRegister first.
 enum class NvtxMessageKind : uint8_t { kNone = 0, kText = 1, kRegistered = 2 };

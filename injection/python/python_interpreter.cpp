@@ -35,7 +35,9 @@ CApi g_api{};
 const Layout* g_layout = nullptr;
 std::mutex g_find_mutex;  // guards g_version and the search
 std::atomic<InterpreterSupport> g_support{InterpreterSupport::kNotPython};
-std::string g_version;
+// Py_GetVersion()'s first line. A fixed buffer: the search may run inside an OS-runtime call that
+// a signal handler made, where allocating could deadlock.
+char g_version[160];
 // Set when the process has no CPython symbols at all: looking again would only cost time.
 std::atomic<bool> g_no_symbols{false};
 
@@ -54,10 +56,10 @@ T Read(const char* address) {
 
 // The layout of "3.12.3 (main, ...)"; nullptr for a version prof cannot read, or a free-threaded
 // build (its version string says so).
-const Layout* LayoutOf(const std::string& version) {
+const Layout* LayoutOf(const char* version) {
   int major = 0, minor = 0;
-  if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2) return nullptr;
-  if (version.find("free-threading") != std::string::npos) return nullptr;
+  if (std::sscanf(version, "%d.%d", &major, &minor) != 2) return nullptr;
+  if (std::strstr(version, "free-threading") != nullptr) return nullptr;
   return protocol::cpython::LayoutOf(major, minor);
 }
 
@@ -73,8 +75,13 @@ void Find() {
   Resolve("PyUnstable_InterpreterFrame_GetLine", &g_api.PyUnstable_InterpreterFrame_GetLine);
   if (g_api.Py_IsInitialized() == 0) return;
   const char* version = g_api.Py_GetVersion();
-  g_version = version != nullptr ? version : "";
-  g_version = g_version.substr(0, g_version.find('\n'));
+  size_t length = 0;
+  for (; version != nullptr && version[length] != '\0' && version[length] != '\n' &&
+         length + 1 < sizeof(g_version);
+       ++length) {
+    g_version[length] = version[length];
+  }
+  g_version[length] = '\0';
   g_layout = LayoutOf(g_version);
   g_support.store(
       g_layout != nullptr ? InterpreterSupport::kSupported : InterpreterSupport::kUnsupported,
@@ -113,6 +120,17 @@ InterpreterSupport FindInterpreter(std::string* version) {
     if (version != nullptr) *version = g_version;
   }
   return support;
+}
+
+InterpreterSupport FindInterpreterWithoutWaiting() {
+  const InterpreterSupport support = g_support.load(std::memory_order_acquire);
+  if (support != InterpreterSupport::kNotPython || g_no_symbols.load(std::memory_order_relaxed)) {
+    return support;
+  }
+  std::unique_lock<std::mutex> lock(g_find_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return InterpreterSupport::kNotPython;
+  if (g_support.load(std::memory_order_relaxed) == InterpreterSupport::kNotPython) Find();
+  return g_support.load(std::memory_order_relaxed);
 }
 
 size_t ReadCurrentStack(PythonFrame* frames, size_t capacity) {

@@ -36,6 +36,11 @@ struct PythonFrame {
   const void* frame;
 };
 
+// As FindInterpreter, for a caller that may run in a signal handler (an OS-runtime call's
+// backtrace): never waits for the lock another thread holds while it searches (kNotPython then, to
+// be asked again later) and never allocates. The search itself calls dlsym.
+InterpreterSupport FindInterpreterWithoutWaiting();
+
 // Fills up to `capacity` frames of the calling thread's Python stack, innermost first, and returns
 // how many; 0 when the interpreter is not supported or the thread runs no Python code. Holding the
 // GIL or not makes no difference.

@@ -40,6 +40,7 @@ struct OsrtCallRow {
   StringId name_id = 0;
   int64_t return_value = 0;
   int32_t nesting_level = 0;
+  int64_t callchain_id = 0;  // OSRT_CALLCHAINS.id of the call's backtrace; 0: none
 };
 
 // OSRT_API.eventClass of every OS-runtime call: TRACE_PROCESS_EVENT_OS_RUNTIME.
@@ -120,7 +121,7 @@ inline constexpr auto kNvtxEventsTable = DefineTable<NvtxEventRow>("NVTX_EVENTS"
     Unfilled("binaryData", kText))).CountedAs("NVTX events");
 
 // OS runtime (libc/pthread) calls; eventClass refers to ENUM_NSYS_EVENT_CLASS(id), nameId to
-// StringIds(id); callchainId is 0 (no backtraces).
+// StringIds(id), callchainId to OSRT_CALLCHAINS(id) (0: no backtrace).
 inline constexpr auto kOsrtApiTable = DefineTable<OsrtCallRow>("OSRT_API", TableCreation::kOnFirstRow, ColumnList(
     Column("start",        kIntegerNotNull, &OsrtCallRow::start),
     Column("end",          kIntegerNotNull, &OsrtCallRow::end),
@@ -129,7 +130,7 @@ inline constexpr auto kOsrtApiTable = DefineTable<OsrtCallRow>("OSRT_API", Table
     Column("nameId",       kIntegerNotNull, &OsrtCallRow::name_id),
     Column("returnValue",  kIntegerNotNull, &OsrtCallRow::return_value),
     Column("nestingLevel", kInteger,        &OsrtCallRow::nesting_level),
-    Fixed("callchainId",   kIntegerNotNull, int64_t{0}))).CountedAs("OS runtime calls");
+    Column("callchainId",  kIntegerNotNull, &OsrtCallRow::callchain_id))).CountedAs("OS runtime calls");
 
 // CPU samples, one row per sample; threadState refers to ENUM_SAMPLING_THREAD_STATE(id); the
 // stack is SAMPLING_CALLCHAINS(id).
@@ -141,10 +142,10 @@ inline constexpr auto kCompositeEventsTable = DefineTable<CpuSampleRow>("COMPOSI
     Column("globalTid",   kInteger,           &CpuSampleRow::global_tid),
     Column("cpuCycles",   kIntegerNotNull,    &CpuSampleRow::cpu_cycles))).CountedAs("CPU samples");
 
-// The stacks of CPU samples, one row per frame, stackDepth 0 the leaf; id refers to
-// COMPOSITE_EVENTS(id), symbol and module to StringIds(id), unwindMethod to
-// ENUM_STACK_UNWIND_METHOD(id) (or prof's kUnwindPythonFrame). thumbCode is 0 (no ARM Thumb code).
-inline constexpr auto kSamplingCallchainsTable = DefineTable<SamplingFrameRow>("SAMPLING_CALLCHAINS", TableCreation::kOnFirstRow, ColumnList(
+// The columns of a stack, one row per frame, stackDepth 0 the innermost: symbol and module refer to
+// StringIds(id), unwindMethod to ENUM_STACK_UNWIND_METHOD(id) (or prof's kUnwindPythonFrame).
+// thumbCode is 0 (no ARM Thumb code).
+inline constexpr auto kCallchainColumns = ColumnList(
     Column("id",           kIntegerNotNull, &SamplingFrameRow::id),
     Column("symbol",       kIntegerNotNull, &SamplingFrameRow::symbol),
     Column("module",       kIntegerNotNull, &SamplingFrameRow::module),
@@ -154,7 +155,16 @@ inline constexpr auto kSamplingCallchainsTable = DefineTable<SamplingFrameRow>("
     Column("specialEntry", kInteger,        &SamplingFrameRow::special_entry),
     Column("originalIP",   kInteger,        &SamplingFrameRow::original_ip),
     Column("unwindMethod", kInteger,        &SamplingFrameRow::unwind_method, kEnumStackUnwindMethod),
-    Column("stackDepth",   kIntegerNotNull, &SamplingFrameRow::stack_depth)),
+    Column("stackDepth",   kIntegerNotNull, &SamplingFrameRow::stack_depth));
+
+// The stacks of CPU samples; id refers to COMPOSITE_EVENTS(id).
+inline constexpr auto kSamplingCallchainsTable = DefineTable<SamplingFrameRow>("SAMPLING_CALLCHAINS", TableCreation::kOnFirstRow, kCallchainColumns,
+    "PRIMARY KEY (id, stackDepth)");
+
+// The backtraces of OS runtime calls (--osrt-backtrace-threshold), one row per frame, stackDepth 0
+// the innermost (the call site of the traced function); id is OSRT_API.callchainId, shared by the
+// calls of one process made from the same stack.
+inline constexpr auto kOsrtCallchainsTable = DefineTable<SamplingFrameRow>("OSRT_CALLCHAINS", TableCreation::kOnFirstRow, kCallchainColumns,
     "PRIMARY KEY (id, stackDepth)");
 
 // Thread switches on each CPU; threadState refers to ENUM_SAMPLING_THREAD_STATE(id), threadBlock

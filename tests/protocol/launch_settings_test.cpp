@@ -16,12 +16,14 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   settings.python_backtrace = true;
   settings.nvtx_counter_time = true;
   settings.timer_sampling_hz = 997;
+  settings.osrt_backtrace_threshold_ns = 80000;
+  settings.osrt_backtrace_depth = 31;
   std::strcpy(settings.socket_path, "/tmp/prof-a;b=c/stream.sock");
   const std::string encoded = EncodeSettings(settings);
   CHECK(encoded ==
         "v=1;trace=6;osrt_threshold_ns=12345;cuda_graph_trace=1;"
         "cuda_memory_usage=1;python_backtrace=1;nvtx_counter_time=1;timer_sampling_hz=997;"
-        "socket=/tmp/prof-a;b=c/"
+        "osrt_backtrace_threshold_ns=80000;osrt_backtrace_depth=31;socket=/tmp/prof-a;b=c/"
         "stream.sock");
 
   InjectionSettings decoded;
@@ -32,6 +34,8 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   CHECK(decoded.cuda_memory_usage);
   CHECK(decoded.nvtx_counter_time);
   CHECK(decoded.timer_sampling_hz == 997);
+  CHECK(decoded.osrt_backtrace_threshold_ns == 80000);
+  CHECK(decoded.osrt_backtrace_depth == 31);
   CHECK(std::string(decoded.socket_path) == "/tmp/prof-a;b=c/stream.sock");
   CHECK(decoded.traces(prof::protocol::kTraceOsrt));
   CHECK_FALSE(decoded.traces(prof::protocol::kTraceCuda));
@@ -43,6 +47,8 @@ TEST_CASE("settings of another version - malformed or absent leave the injection
   CHECK_FALSE(DecodeSettings(nullptr, &decoded));
   CHECK_FALSE(DecodeSettings("v=2;trace=1;socket=/x", &decoded));
   CHECK_FALSE(DecodeSettings("v=1;trace=abc;socket=/x", &decoded));
+  // More native frames than a record can carry.
+  CHECK_FALSE(DecodeSettings("v=1;osrt_backtrace_depth=65;socket=/x", &decoded));
   CHECK_FALSE(DecodeSettings("v=1;trace=1", &decoded));
   CHECK_FALSE(DecodeSettings("garbage", &decoded));
   CHECK_FALSE(DecodeSettings("v=1;trace=1;cuda_graph_trace=2;socket=/x", &decoded));

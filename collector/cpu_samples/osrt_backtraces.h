@@ -1,0 +1,63 @@
+// The backtraces of OS-runtime calls (--osrt-backtrace-threshold): names each distinct stack of a
+// process once and writes it as OSRT_CALLCHAINS rows, returning the id OSRT_API.callchainId
+// carries.
+//
+// The program sends raw stacks (injection/osrt/call_backtrace.h): return addresses, innermost
+// first, starting at the traced function's call site, then the thread's Python frames as (code
+// object, instruction) pairs read at the same instant. Native frames are named as the fallback
+// sampler's are (SampleResolver, mappings from /proc/<pid>/maps); prof's own interposer frames
+// are dropped. Python frames are named by reading their code objects from outside
+// (PythonStackReader::DescribeFrames) and replace the interpreter's native frames, as CPU
+// samples' do; when the frame-pointer chain ended before reaching the interpreter (code without
+// frame pointers in between), they follow the native frames that were found. A process already
+// gone keeps its stack with unresolved Python frames (symbol: the code object's address).
+//
+// Collector thread only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "collector/cpu_samples/python_readers.h"
+#include "collector/cpu_samples/sample_resolver.h"
+#include "collector/python_frames/python_stack_reader.h"
+#include "collector/symbols/string_interner.h"
+#include "storage/report_writer.h"
+
+namespace prof::collector {
+
+struct RawBacktrace {
+  uint32_t pid = 0;
+  const uint64_t* ips = nullptr;  // return addresses, innermost first
+  size_t ip_count = 0;
+  const uint64_t* python_pairs = nullptr;  // (code object, instruction), innermost first
+  size_t python_count = 0;
+};
+
+class OsrtBacktraces {
+ public:
+  explicit OsrtBacktraces(storage::ReportWriter* writer) : writer_(writer) {}
+
+  // OSRT_CALLCHAINS.id of the stack, its rows written the first time the process shows it.
+  int64_t CallchainOf(const RawBacktrace& backtrace);
+
+ private:
+  // Distinct stacks remembered per session; further ones are written each time they occur.
+  static constexpr size_t kMaxRemembered = size_t{1} << 16;
+
+  void Name(const RawBacktrace& backtrace);
+  void AppendPythonFrames(const RawBacktrace& backtrace, PythonStackReader* reader);
+
+  storage::ReportWriter* writer_;
+  SampleResolver resolver_;
+  symbols::StringInterner strings_;
+  PythonReaders python_;
+  std::unordered_map<std::string, int64_t> ids_;  // pid + the raw stack's bytes -> id
+  int64_t next_id_ = 1;
+  ResolvedSample named_;         // scratch: the stack being named
+  PythonFrameText python_text_;  // scratch
+};
+
+}  // namespace prof::collector
