@@ -1,9 +1,12 @@
 -- View pytorch_range_sums: the ranges of pytorch_ranges added up per kind and name (and input
 -- shapes with the report option `shapes`), the way PyTorch Profiler's key_averages() adds up its
 -- events; shared by pytorch_op_sum and pytorch_module_sum. Times in ns. Reads pytorch_ranges,
--- nvtx_gpu_ops and report_options (`shapes`; `sort=self_cpu|total_cpu|self_gpu|total_gpu|calls`,
+-- nvtx_range_gpu_ops, nvtx_gpu_ops and report_options (`shapes`; `sort=self_cpu|total_cpu|self_gpu|total_gpu|calls`,
 -- default self_cpu).
 --
+-- A range's GPU time sums the durations of the kernels, memcpys and memsets whose CUDA call lies
+-- inside it on its thread (nvtx_range_gpu_ops: nested ranges' work included); its self GPU time
+-- leaves out the direct children's, as self CPU time does.
 -- Percentages are of the kind's summed self time (key_averages' denominators: the time inside
 -- the outermost ranges), so a total can exceed 100. The GPU columns are NULL when the report
 -- has no GPU operation with its CUDA call (a CPU-only run), rather than zeros that look measured.
@@ -14,12 +17,26 @@ WITH
            coalesce((SELECT value FROM report_options WHERE name = 'sort'), 'self_cpu') AS sortBy,
            EXISTS (SELECT 1 FROM nvtx_gpu_ops) AS hasGpu
   ),
+  gpu AS (
+    SELECT r.id, r.parentId, sum(o.end - o.start) AS gpuTime
+    FROM pytorch_ranges AS r JOIN nvtx_range_gpu_ops AS o USING (eventRow)
+    GROUP BY r.id
+  ),
+  child_gpu AS (
+    SELECT parentId AS id, sum(gpuTime) AS childGpuTime FROM gpu WHERE parentId IS NOT NULL
+    GROUP BY parentId
+  ),
+  ranges AS (
+    SELECT r.*, coalesce(gpu.gpuTime, 0) AS gpuTime,
+           coalesce(gpu.gpuTime, 0) - coalesce(child_gpu.childGpuTime, 0) AS selfGpuTime
+    FROM pytorch_ranges AS r LEFT JOIN gpu USING (id) LEFT JOIN child_gpu USING (id)
+  ),
   grouped AS (
     SELECT kind, name, CASE WHEN options.byShapes THEN shapes END AS shapes, count(*) AS calls,
            sum(selfTime) AS selfTime, sum(duration) AS totalTime,
            CASE WHEN options.hasGpu THEN sum(selfGpuTime) END AS selfGpuTime,
            CASE WHEN options.hasGpu THEN sum(gpuTime) END AS gpuTime
-    FROM pytorch_ranges, options
+    FROM ranges, options
     GROUP BY kind, name, 3
   ),
   kinds AS (

@@ -1,6 +1,7 @@
 -- View pytorch_ranges: every PyTorch operator range and module range of `prof profile --pytorch`
--- (docs/pytorch.md) with its self time and the GPU time of the work launched inside it, shared by
--- pytorch_op_sum and pytorch_module_sum. Times in ns. Reads nvtx_ranges and nvtx_range_gpu_ops.
+-- (docs/pytorch.md) with its enclosing range of the same kind and its self time; read by the
+-- pytorch_range_sums view (pytorch_op_sum, pytorch_module_sum) and by prof analyze's summary,
+-- which names the operator and module a finding happened in. Times in ns. Reads nvtx_ranges.
 --
 -- Which ranges count, so that hand-written NVTX ranges never do:
 --   operator: a push/pop range of the default domain (0) whose text has ", op_id = <digit>", as
@@ -12,12 +13,10 @@
 --     `SGD.step`, `DataLoader.__next__`) have no " (".
 -- Self time is the duration less the summed durations of the direct children of the same kind on
 -- the same thread (push/pop nesting, as nvtx_pushpop_trace's DurNonChild), as PyTorch Profiler's
--- self CPU time subtracts child operators only. GPU time sums the durations of the kernels, memcpys
--- and memsets whose CUDA call lies inside the range on its thread (nvtx_range_gpu_ops: nested
--- ranges' work included); self GPU time leaves out the direct children's.
+-- self CPU time subtracts child operators only.
 --
--- Cost: one sort and two window passes over the selected ranges (nesting), plus the range/GPU
--- operation pairs once. The TEMP table is built once per connection.
+-- Cost: one sort and two window passes over the selected ranges (nesting). The TEMP table is
+-- built once per connection.
 CREATE TEMP TABLE IF NOT EXISTS pytorch_ranges AS
 WITH
   picked AS (
@@ -50,30 +49,25 @@ WITH
     SELECT globalTid, kind, end, CASE WHEN end > start THEN 0 ELSE 1 END, id, -1 FROM ranges
   ),
   -- include: parts/nvtx_nesting.sql
-  gpu AS (
-    SELECT eventRow, sum(end - start) AS gpuTime FROM nvtx_range_gpu_ops GROUP BY eventRow
-  ),
-  timed AS (
-    SELECT ranges.*, parents.parentId, coalesce(gpu.gpuTime, 0) AS gpuTime
-    FROM ranges JOIN parents USING (id) LEFT JOIN gpu USING (eventRow)
-  ),
+  nested AS (SELECT ranges.*, parents.parentId FROM ranges JOIN parents USING (id)),
   children AS (
-    SELECT parentId AS id, sum(duration) AS childTime, sum(gpuTime) AS childGpuTime
-    FROM timed WHERE parentId IS NOT NULL
+    SELECT parentId AS id, sum(duration) AS childTime FROM nested WHERE parentId IS NOT NULL
     GROUP BY parentId
   )
 SELECT
   -- 'operator' or 'module'
-  timed.kind,
+  nested.kind,
   -- operator name (`aten::conv2d`) or module path and class (`Net.conv (Conv2d)`)
-  timed.name,
+  nested.name,
   -- the operator's input sizes (`[[8, 1, 8, 8], [4, 1, 3, 3], [4], ...]`); NULL without them
-  timed.shapes,
+  nested.shapes,
   -- the range: thread, start, end, duration (ns), NVTX_EVENTS rowid
-  timed.globalTid, timed.start, timed.end, timed.duration, timed.eventRow,
+  nested.globalTid, nested.start, nested.end, nested.duration, nested.eventRow,
+  -- this range's id and its direct parent's (the innermost enclosing range of the same kind on
+  -- the thread; NULL for an outermost one)
+  nested.id, nested.parentId,
   -- duration less the direct children's durations (ns)
-  timed.duration - coalesce(children.childTime, 0) AS selfTime,
-  -- summed durations of the GPU work launched inside (ns), and less the direct children's
-  timed.gpuTime,
-  timed.gpuTime - coalesce(children.childGpuTime, 0) AS selfGpuTime
-FROM timed LEFT JOIN children USING (id);
+  nested.duration - coalesce(children.childTime, 0) AS selfTime
+FROM nested LEFT JOIN children USING (id);
+
+CREATE INDEX IF NOT EXISTS temp.pytorch_ranges_by_thread ON pytorch_ranges (globalTid, start);
