@@ -24,6 +24,10 @@
 -- switches (cpu_in_gaps: analyze_span_threads, analyze_span_functions): the thread that feeds
 -- the GPU was blocked for at least half the idle time, else the busiest thread's top function.
 -- Without samples the findings are as before, word for word.
+-- With `prof profile --pytorch` ranges, the sync and copy findings end with the PyTorch operator
+-- and module their blocking calls ran in (analyze_sync_places: the innermost of each kind around
+-- the call), the pair with the most blocked time: "Most of that time was spent in aten::item
+-- under Net.fc (Linear)." Nothing is added when most of it was outside every such range.
 -- Rows by recoverable time, largest first (GPU-bound last), at most rows= rows. A finding with
 -- nothing to recover is left out; no row at all means nothing was found.
 WITH
@@ -106,6 +110,26 @@ WITH
     SELECT count(*) AS calls, sum(end - start) AS blocked FROM analyze_sync_calls
     WHERE kind IN ('sync copy', 'pageable async copy')
   ),
+  -- Per sync or copy finding, the operator and module (--pytorch ranges) with the most blocked
+  -- time, as a sentence; none when that time was outside every operator and module.
+  places AS (
+    SELECT finding, operator, module,
+           ROW_NUMBER() OVER (PARTITION BY finding ORDER BY blocked DESC, operator, module) AS rank
+    FROM (
+      SELECT CASE WHEN kind IN ('sync copy', 'pageable async copy') THEN 'pageable copies'
+                  ELSE 'host syncs' END AS finding,
+             operator, module, sum(end - start) AS blocked
+      FROM analyze_sync_places
+      GROUP BY 1, 2, 3)
+  ),
+  place_sentences AS (
+    SELECT finding,
+      ' Most of that time was spent'
+        || CASE WHEN operator IS NOT NULL THEN ' in ' || operator ELSE '' END
+        || CASE WHEN module IS NOT NULL THEN ' under ' || module ELSE '' END || '.' AS sentence
+    FROM places
+    WHERE rank = 1 AND (operator IS NOT NULL OR module IS NOT NULL)
+  ),
   -- The window's steps (0 without a step range) and ", 1.0 per step" texts when it has steps.
   per_step AS (
     SELECT coalesce(steps.n, 0) AS steps,
@@ -177,12 +201,13 @@ WITH
       ELSE
         printf('The host was blocked %.3f ms in %d stream, device or event syncs%s.',
                syncs.blocked / 1e6, syncs.calls, per_step.syncs)
-      END,
+      END || coalesce(place.sentence, ''),
       'Remove per-step syncs: no .item(), .cpu(), print(tensor) or torch.cuda.synchronize() in '
         || 'the loop; accumulate metrics on the GPU and read them every N steps.',
       'sync_hotspots'
     FROM syncs LEFT JOIN gap_findings AS f ON f.finding = 'host syncs'
-    LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding, per_step
+    LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding
+    LEFT JOIN place_sentences AS place ON place.finding = 'host syncs', per_step
     WHERE syncs.calls > 0 AND (f.idle IS NOT NULL OR per_step.steps = 0
                                OR syncs.calls >= per_step.steps)
     UNION ALL
@@ -196,12 +221,13 @@ WITH
       ELSE
         printf('The host was blocked %.3f ms in %d copies that were synchronous or used pageable '
                || 'memory%s.', copies.blocked / 1e6, copies.calls, per_step.copies)
-      END,
+      END || coalesce(place.sentence, ''),
       'Use pinned memory (DataLoader pin_memory=True, tensor.pin_memory()) and '
         || '.to(device, non_blocking=True).',
       'cuda_memcpy_async'
     FROM copies LEFT JOIN gap_findings AS f ON f.finding = 'pageable copies'
-    LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding, per_step
+    LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding
+    LEFT JOIN place_sentences AS place ON place.finding = 'pageable copies', per_step
     WHERE copies.calls > 0 AND (f.idle IS NOT NULL OR per_step.steps = 0
                                 OR copies.calls >= per_step.steps)
     UNION ALL

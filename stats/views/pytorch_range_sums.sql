@@ -17,9 +17,11 @@ WITH
            coalesce((SELECT value FROM report_options WHERE name = 'sort'), 'self_cpu') AS sortBy,
            EXISTS (SELECT 1 FROM nvtx_gpu_ops) AS hasGpu
   ),
+  -- the view's nesting is computed once for the three reads below
+  picked AS MATERIALIZED (SELECT * FROM pytorch_ranges),
   gpu AS (
     SELECT r.id, r.parentId, sum(o.end - o.start) AS gpuTime
-    FROM pytorch_ranges AS r JOIN nvtx_range_gpu_ops AS o USING (eventRow)
+    FROM picked AS r JOIN nvtx_range_gpu_ops AS o USING (eventRow)
     GROUP BY r.id
   ),
   child_gpu AS (
@@ -29,7 +31,7 @@ WITH
   ranges AS (
     SELECT r.*, coalesce(gpu.gpuTime, 0) AS gpuTime,
            coalesce(gpu.gpuTime, 0) - coalesce(child_gpu.childGpuTime, 0) AS selfGpuTime
-    FROM pytorch_ranges AS r LEFT JOIN gpu USING (id) LEFT JOIN child_gpu USING (id)
+    FROM picked AS r LEFT JOIN gpu USING (id) LEFT JOIN child_gpu USING (id)
   ),
   grouped AS (
     SELECT kind, name, CASE WHEN options.byShapes THEN shapes END AS shapes, count(*) AS calls,

@@ -15,9 +15,10 @@
 -- the same thread (push/pop nesting, as nvtx_pushpop_trace's DurNonChild), as PyTorch Profiler's
 -- self CPU time subtracts child operators only.
 --
--- Cost: one sort and two window passes over the selected ranges (nesting). The TEMP table is
--- built once per connection.
-CREATE TEMP TABLE IF NOT EXISTS pytorch_ranges AS
+-- Cost: one sort and two window passes over the selected ranges (nesting), each time the view is
+-- read: readers materialize it once per query (prof analyze per rule run: each may have another
+-- window).
+CREATE TEMP VIEW IF NOT EXISTS pytorch_ranges AS
 WITH
   picked AS (
     SELECT eventRow, globalTid, start, end, duration, 'operator' AS kind,
@@ -69,5 +70,3 @@ SELECT
   -- duration less the direct children's durations (ns)
   nested.duration - coalesce(children.childTime, 0) AS selfTime
 FROM nested LEFT JOIN children USING (id);
-
-CREATE INDEX IF NOT EXISTS temp.pytorch_ranges_by_thread ON pytorch_ranges (globalTid, start);
