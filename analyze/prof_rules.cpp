@@ -231,7 +231,8 @@ RuleSpec Summary() {
   for (std::string_view view : CpuSpanViews("analyze_gap_spans")) rule.views.push_back(view);
   for (std::string_view table : kCpuSampleTables) rule.optional_tables.push_back(table);
   // The --pytorch operator and module the blocking calls ran in.
-  for (std::string_view view : {"pytorch_ranges", "analyze_pytorch_ranges", "analyze_sync_places"}) {
+  for (std::string_view view :
+       {"pytorch_ranges", "analyze_pytorch_ranges", "analyze_sync_places"}) {
     rule.views.push_back(view);
   }
   ReadsUnderuse(&rule);

@@ -134,8 +134,7 @@ ReportSpec GpuMetricsSum() {
 // prof's own: PyTorch Profiler's key_averages() from the --pytorch ranges (view pytorch_ranges),
 // with the GPU work launched inside them where the report has CUDA data.
 ReportSpec PyTorchReport(std::string_view name, std::string_view title,
-                         std::string_view data_description,
-                         std::vector<std::string_view> options) {
+                         std::string_view data_description, std::vector<std::string_view> options) {
   return {name,
           title,
           false,

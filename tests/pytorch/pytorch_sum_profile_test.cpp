@@ -87,8 +87,8 @@ TEST_CASE("pytorch_op_sum matches the operator ranges of a training loop", "[pyt
   const Sums reported = ReportedSums(StatsRows(run.report, "pytorch_op_sum"));
   CHECK(reported == ExpectedSums(run.report, kOperatorRanges));
   // Once a step each in forward, backward and the optimizer; a gradient per parameter.
-  for (const char* name : {"aten::conv2d", "aten::addmm", "AddmmBackward0",
-                           "ConvolutionBackward0", "Optimizer.step#SGD.step"}) {
+  for (const char* name : {"aten::conv2d", "aten::addmm", "AddmmBackward0", "ConvolutionBackward0",
+                           "Optimizer.step#SGD.step"}) {
     INFO(name);
     CHECK(std::get<0>(reported.at(name)) == kTrainingSteps);
   }

@@ -15,6 +15,8 @@
 // first addmm: 100; [950,960] in aten::linear itself: 10; [2100,2110] in the second addmm: 200.
 #include <catch2/catch.hpp>
 
+#include "stats/report_database.h"
+#include "stats/report_selection.h"
 #include "tests/stats/stats_test_util.h"
 
 namespace prof::stats::test {
@@ -67,24 +69,23 @@ std::string CpuReport(const std::string& name) {
   return MakeReport(name, {"NVTX_EVENTS"}, WithIds(kRangeRows));
 }
 
-const Row kOperatorColumns = {"Self CPU (%)",   "Self CPU (ns)", "CPU Total (%)", "CPU Total (ns)",
-                              "CPU Avg (ns)",   "Self GPU (%)",  "Self GPU (ns)", "GPU Total (ns)",
-                              "GPU Avg (ns)",   "Calls",         "Operator",      "Input Shapes"};
+const Row kOperatorColumns = {"Self CPU (%)", "Self CPU (ns)", "CPU Total (%)", "CPU Total (ns)",
+                              "CPU Avg (ns)", "Self GPU (%)",  "Self GPU (ns)", "GPU Total (ns)",
+                              "GPU Avg (ns)", "Calls",         "Operator",      "Input Shapes"};
 
 TEST_CASE("pytorch_op_sum adds up operator ranges as key_averages does", "[pytorch][stats]") {
   const ResultTable table = RunReport(GpuReport("op_sum"), "pytorch_op_sum");
   CHECK(table.columns == kOperatorColumns);
   // Self CPU: linear 1000 - 100 - 600 = 300; summed self 1100 + 400 + 300 + 100 = 1900. Self GPU:
   // linear 140 - 30 - 100 = 10; summed 300 + 10 + 30 = 340. By self CPU time.
-  CHECK(Texts(table) ==
-        TextRows{{"57.9", "1100", "57.9", "1100", "550.0", "88.2", "300", "300", "150.0", "2",
-                  "aten::addmm", ""},
-                 {"21.1", "400", "21.1", "400", "400.0", "0.0", "0", "0", "0.0", "1",
-                  "AddmmBackward0", ""},
-                 {"15.8", "300", "52.6", "1000", "1000.0", "2.9", "10", "140", "140.0", "1",
-                  "aten::linear", ""},
-                 {"5.3", "100", "5.3", "100", "100.0", "8.8", "30", "30", "30.0", "1", "aten::t",
-                  ""}});
+  CHECK(Texts(table) == TextRows{{"57.9", "1100", "57.9", "1100", "550.0", "88.2", "300", "300",
+                                  "150.0", "2", "aten::addmm", ""},
+                                 {"21.1", "400", "21.1", "400", "400.0", "0.0", "0", "0", "0.0",
+                                  "1", "AddmmBackward0", ""},
+                                 {"15.8", "300", "52.6", "1000", "1000.0", "2.9", "10", "140",
+                                  "140.0", "1", "aten::linear", ""},
+                                 {"5.3", "100", "5.3", "100", "100.0", "8.8", "30", "30", "30.0",
+                                  "1", "aten::t", ""}});
 }
 
 TEST_CASE("pytorch_op_sum sorts by the column asked for", "[pytorch][stats]") {
@@ -101,6 +102,17 @@ TEST_CASE("pytorch_op_sum sorts by the column asked for", "[pytorch][stats]") {
   CHECK(names("total_gpu") == Row{"aten::addmm", "aten::linear", "aten::t", "AddmmBackward0"});
   // Ties by name, in byte order.
   CHECK(names("calls") == Row{"aten::addmm", "AddmmBackward0", "aten::linear", "aten::t"});
+}
+
+TEST_CASE("pytorch_op_sum takes sort= from its list of columns only", "[pytorch][stats]") {
+  storage::Database db;
+  REQUIRE(OpenReportDatabase(CpuReport("op_sum_sort_option"), &db).ok());
+  std::vector<ReportRequest> requests;
+  CHECK(SelectReports({"pytorch_op_sum:sort=calls:shapes"}, &db, &requests).ok());
+  const Status status = SelectReports({"pytorch_module_sum:sort=gpu"}, &db, &requests);
+  CHECK(status.message() ==
+        "option sort of report pytorch_module_sum takes "
+        "<self_cpu|total_cpu|self_gpu|total_gpu|calls> (got 'gpu')");
 }
 
 TEST_CASE("pytorch_op_sum:shapes gives a row per operator and input sizes", "[pytorch][stats]") {
@@ -126,13 +138,12 @@ TEST_CASE("pytorch_module_sum adds up module ranges", "[pytorch][stats]") {
   columns.push_back("Module");
   CHECK(table.columns == columns);
   // Net: 2600 - 1000 - 700 = 900 self, every kernel (340) but none of its own. Summed self 2600.
-  CHECK(Texts(table) ==
-        TextRows{{"38.5", "1000", "38.5", "1000", "1000.0", "41.2", "140", "140", "140.0", "1",
-                  "Net.fc (Linear)"},
-                 {"34.6", "900", "100.0", "2600", "2600.0", "0.0", "0", "340", "340.0", "1",
-                  "Net (Net)"},
-                 {"26.9", "700", "26.9", "700", "700.0", "58.8", "200", "200", "200.0", "1",
-                  "Net.fc2 (Linear)"}});
+  CHECK(Texts(table) == TextRows{{"38.5", "1000", "38.5", "1000", "1000.0", "41.2", "140", "140",
+                                  "140.0", "1", "Net.fc (Linear)"},
+                                 {"34.6", "900", "100.0", "2600", "2600.0", "0.0", "0", "340",
+                                  "340.0", "1", "Net (Net)"},
+                                 {"26.9", "700", "26.9", "700", "700.0", "58.8", "200", "200",
+                                  "200.0", "1", "Net.fc2 (Linear)"}});
 }
 
 }  // namespace
