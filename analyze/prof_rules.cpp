@@ -232,7 +232,7 @@ RuleSpec Summary() {
   for (std::string_view table : kCpuSampleTables) rule.optional_tables.push_back(table);
   // The --pytorch operator and module the blocking calls ran in.
   for (std::string_view view :
-       {"pytorch_ranges", "analyze_pytorch_ranges", "analyze_sync_places"}) {
+       {"pytorch_ranges", "analyze_pytorch_ranges", "analyze_pytorch_places"}) {
     rule.views.push_back(view);
   }
   ReadsUnderuse(&rule);

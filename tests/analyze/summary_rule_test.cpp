@@ -155,6 +155,36 @@ TEST_CASE("summary names the PyTorch operator and module the syncs ran in", "[an
         " that time was spent in aten::_local_scalar_dense under Net.fc (Linear).");
 }
 
+TEST_CASE("summary names the PyTorch operator and module of the gap findings", "[analyze][rules]") {
+  // The input wait gap [2000,10000] (middle 6000) inside the DataLoader's record_function scope;
+  // of the host code gaps, [21000,30000] (9000 ns, middle 25500) inside aten::to under Net.fc
+  // (Linear), [40200,45200] (5000 ns) outside every range. The operator range is also the
+  // innermost NVTX range there, which the finding names as before.
+  const std::string ranges =
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (0, 0, 75, 'PyTorch', $T1, 1),"
+      " (2020, 9960, 59, 'enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__,"
+      " op_id = 3', $T1, 0),"
+      " (24000, 27000, 59, 'Net.fc (Linear)', $T1, 1),"
+      " (25000, 26000, 59, 'aten::to, seq = 0, op_id = 11', $T1, 0);";
+  const RuleOutput output =
+      RunRuleOn(GapCauseReport("summary_pytorch_gaps", ranges), "summary:gap=1");
+  REQUIRE(output.rows.size() == 3);
+  CHECK(output.rows[0][4] ==
+        "The GPU was idle 0.014 ms in 2 gaps while the host was launching work in :aten::to, seq ="
+        " 0, op_id = 11; 7 of 7 kernels ran under 10 us: the step is launch-bound. Most of that"
+        " time was spent in aten::to under Net.fc (Linear).");
+  // The sync's gap: its call [11500,19000] lies in no PyTorch range, so nothing is added.
+  CHECK(output.rows[1][4] ==
+        "The GPU was idle 0.009 ms in 1 gap after the host waited in cudaStreamSynchronize in"
+        " :step (1 stream, device or event syncs in the window, 0.008 ms blocked).");
+  CHECK(output.rows[2][4] ==
+        "The GPU was idle 0.008 ms in 1 gap while the thread that feeds it was blocked in"
+        " pthread_cond_wait in :data_wait: it was waiting for input data (DataLoader workers or"
+        " file reads). Most of that time was spent in"
+        " enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__.");
+}
+
 TEST_CASE("summary finds nothing where nothing is wrong", "[analyze][rules]") {
   // Kernels [1000,2000] and [2200,3000]: a 200 ns gap, under the 100 us threshold, yet 10% of the
   // time idle, so not GPU-bound either; no copy.
