@@ -19,11 +19,8 @@ using Rows = std::vector<std::vector<std::string>>;
 // Per name: calls, self time, total time (ns).
 using Sums = std::map<std::string, std::tuple<int64_t, int64_t, int64_t>>;
 
-// Both kinds of ranges, recorded once for every test case below.
-const TrainingRun& ShapesAndFunctionsRun() {
-  static const TrainingRun run = ProfileTraining("autograd-shapes-nvtx,functions-trace");
-  return run;
-}
+// Both kinds of ranges. A report lives as long as its test case (MakeTempDir), so each profiles.
+TrainingRun ProfileBoth() { return ProfileTraining("autograd-shapes-nvtx,functions-trace"); }
 
 CommandResult Stats(const std::string& report, const std::string& request,
                     const std::string& format = "csv") {
@@ -83,7 +80,7 @@ const char* const kModuleRanges =
 
 TEST_CASE("pytorch_op_sum matches the operator ranges of a training loop", "[pytorch][torch]") {
   if (!HasTorch() || !HasOperatorRanges()) return;
-  const TrainingRun& run = ShapesAndFunctionsRun();
+  const TrainingRun run = ProfileBoth();
   const Sums reported = ReportedSums(StatsRows(run.report, "pytorch_op_sum"));
   CHECK(reported == ExpectedSums(run.report, kOperatorRanges));
   // Once a step each in forward, backward and the optimizer; a gradient per parameter.
@@ -97,9 +94,10 @@ TEST_CASE("pytorch_op_sum matches the operator ranges of a training loop", "[pyt
   CHECK(std::get<2>(reported.at("aten::linear")) > std::get<2>(reported.at("aten::addmm")));
 }
 
-TEST_CASE("pytorch_op_sum:shapes gives a row per operator and input sizes", "[pytorch][torch]") {
+TEST_CASE("pytorch_op_sum:shapes splits the training loop's operators by input sizes",
+          "[pytorch][torch]") {
   if (!HasTorch() || !HasOperatorRanges()) return;
-  const Rows rows = StatsRows(ShapesAndFunctionsRun().report, "pytorch_op_sum:shapes");
+  const Rows rows = StatsRows(ProfileBoth().report, "pytorch_op_sum:shapes");
   std::map<std::string, std::string> calls;
   for (const auto& row : rows) calls[row[10] + " " + row[11]] = row[9];
   CHECK(calls["aten::conv2d [[8, 1, 8, 8], [4, 1, 3, 3], [4], [], [], [], []]"] == "4");
@@ -108,7 +106,7 @@ TEST_CASE("pytorch_op_sum:shapes gives a row per operator and input sizes", "[py
 
 TEST_CASE("pytorch_module_sum matches the module ranges of a training loop", "[pytorch][torch]") {
   if (!HasTorch() || !HasOperatorRanges()) return;
-  const TrainingRun& run = ShapesAndFunctionsRun();
+  const TrainingRun run = ProfileBoth();
   const Rows rows = StatsRows(run.report, "pytorch_module_sum:sort=calls");
   const Sums reported = ReportedSums(rows);
   CHECK(reported == ExpectedSums(run.report, kModuleRanges));
@@ -122,7 +120,7 @@ TEST_CASE("pytorch_module_sum matches the module ranges of a training loop", "[p
 
 TEST_CASE("pytorch_op_sum prints as every report does", "[pytorch][torch]") {
   if (!HasTorch() || !HasOperatorRanges()) return;
-  const std::string& report = ShapesAndFunctionsRun().report;
+  const std::string report = ProfileBoth().report;
   const CommandResult json = Stats(report, "pytorch_op_sum", "json");
   REQUIRE(json.exit_code == 0);
   CHECK(json.out.find("\"Operator\": \"aten::conv2d\"") != std::string::npos);
