@@ -1,8 +1,8 @@
 -- View pytorch_range_sums: the ranges of pytorch_ranges added up per kind and name (and input
 -- shapes with the report option `shapes`), the way PyTorch Profiler's key_averages() adds up its
 -- events; shared by pytorch_op_sum and pytorch_module_sum. Times in ns. Reads pytorch_ranges,
--- nvtx_range_gpu_ops, nvtx_gpu_ops and report_options (`shapes`; `sort=self_cpu|total_cpu|self_gpu|total_gpu|calls`,
--- default self_cpu).
+-- nvtx_range_gpu_ops, nvtx_gpu_ops and report_options (`shapes`;
+-- `sort=self_cpu|total_cpu|self_gpu|total_gpu|calls`, default self_cpu).
 --
 -- A range's GPU time sums the durations of the kernels, memcpys and memsets whose CUDA call lies
 -- inside it on its thread (nvtx_range_gpu_ops: nested ranges' work included); its self GPU time
