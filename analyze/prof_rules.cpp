@@ -230,6 +230,11 @@ RuleSpec Summary() {
   rule.views.insert(rule.views.end() - 1, "analyze_device_overlap");
   for (std::string_view view : CpuSpanViews("analyze_gap_spans")) rule.views.push_back(view);
   for (std::string_view table : kCpuSampleTables) rule.optional_tables.push_back(table);
+  // The --pytorch operator and module the blocking calls ran in.
+  for (std::string_view view :
+       {"pytorch_ranges", "analyze_pytorch_ranges", "analyze_pytorch_places"}) {
+    rule.views.push_back(view);
+  }
   ReadsUnderuse(&rule);
   rule.advice =
       "What costs the most GPU time in the window, largest first. Recoverable is an estimate of\n"

@@ -131,6 +131,23 @@ ReportSpec GpuMetricsSum() {
   return report;
 }
 
+// prof's own: PyTorch Profiler's key_averages() from the --pytorch ranges (view pytorch_ranges),
+// with the GPU work launched inside them where the report has CUDA data.
+ReportSpec PyTorchReport(std::string_view name, std::string_view title,
+                         std::string_view data_description, std::vector<std::string_view> options) {
+  return {name,
+          title,
+          false,
+          {"NVTX_EVENTS", "StringIds"},
+          {"nvtx_ranges", "nvtx_range_gpu_ops", "pytorch_ranges", "pytorch_range_sums"},
+          data_description,
+          std::move(options),
+          {},
+          {kRuntime, kKernel, kMemcpy, kMemset}};
+}
+
+constexpr std::string_view kPyTorchSort = "sort=<self_cpu|total_cpu|self_gpu|total_gpu|calls>";
+
 }  // namespace
 
 const std::vector<ReportSpec>& AllReports() {
@@ -194,6 +211,12 @@ const std::vector<ReportSpec>& AllReports() {
       CpuSampleReport("cpu_sample_tree", "CPU Sample Call Tree",
                       {"tid=<integer>", "nvtx=<text>", "cutoff=<number>"}),
       GpuMetricsSum(),
+      PyTorchReport("pytorch_op_sum", "PyTorch Operator Summary",
+                    "PyTorch operator ranges (prof profile --pytorch=autograd-nvtx)",
+                    {"shapes", kPyTorchSort}),
+      PyTorchReport("pytorch_module_sum", "PyTorch Module Summary",
+                    "PyTorch module ranges (prof profile --pytorch=functions-trace)",
+                    {kPyTorchSort}),
   };
   return reports;
 }

@@ -17,7 +17,8 @@
 // An option with a value is listed as "<name>=<kind>", kind <integer>, <number> or <text>
 // (`cpu_sample_sum:tid=<integer>`); given as `-r cpu_sample_sum:tid=4242`, report_selection checks
 // the value and SQL reads it as `(SELECT value FROM report_options WHERE name = 'tid')` (NULL when
-// not given). A value cannot hold ':' (it separates options).
+// not given). A value cannot hold ':' (it separates options). A kind may list the values allowed
+// instead: "sort=<self_cpu|calls>".
 // Kernel names: a report that prints kernel names reads the view cuda_kernels (every
 // CUPTI_ACTIVITY_KIND_KERNEL column plus `name`), lists it in `views` and accepts kKernelNameOptions:
 // `name` is demangledName by default, shortName with `base`, mangledName with `mangled` (the

@@ -4,6 +4,9 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/named_entries.h"
 #include "common/split.h"
@@ -25,6 +28,10 @@ bool IsValueOfKind(std::string_view kind, const std::string& value) {
     errno = 0;
     std::strtod(value.c_str(), &end);
     return errno == 0 && *end == '\0';
+  }
+  if (kind.find('|') != std::string_view::npos) {  // one of a list: <self_cpu|calls>
+    const std::vector<std::string_view> choices = Split(kind.substr(1, kind.size() - 2), '|');
+    return std::find(choices.begin(), choices.end(), value) != choices.end();
   }
   return true;  // <text>
 }

@@ -24,6 +24,12 @@
 -- switches (cpu_in_gaps: analyze_span_threads, analyze_span_functions): the thread that feeds
 -- the GPU was blocked for at least half the idle time, else the busiest thread's top function.
 -- Without samples the findings are as before, word for word.
+-- With `prof profile --pytorch` ranges, a finding ends with the PyTorch operator and module the
+-- host was in (analyze_pytorch_places: the innermost of each kind around the event), the pair
+-- with the most of the finding's time: blocked time in its calls for syncs and copies, idle time
+-- of its gaps (the launching thread at each gap's middle) for input wait and host code: "Most of
+-- that time was spent in aten::item under Net.fc (Linear)." Nothing is added when most of it was
+-- outside every such range, so without the ranges the findings are as before, word for word.
 -- Rows by recoverable time, largest first (GPU-bound last), at most rows= rows. A finding with
 -- nothing to recover is left out; no row at all means nothing was found.
 WITH
@@ -106,6 +112,32 @@ WITH
     SELECT count(*) AS calls, sum(end - start) AS blocked FROM analyze_sync_calls
     WHERE kind IN ('sync copy', 'pageable async copy')
   ),
+  -- Per finding, the operator and module (--pytorch ranges) the host was in for most of its
+  -- time: the blocking calls of the sync and copy findings, the launching thread at the middle
+  -- of each gap of the input wait and host code findings (analyze_pytorch_places).
+  places AS (
+    SELECT finding, operator, module,
+           ROW_NUMBER() OVER (PARTITION BY finding ORDER BY weight DESC, operator, module) AS rank
+    FROM (
+      SELECT CASE WHEN label IN ('sync copy', 'pageable async copy') THEN 'pageable copies'
+                  ELSE 'host syncs' END AS finding,
+             operator, module, sum(weight) AS weight
+      FROM analyze_pytorch_places WHERE source = 'call'
+      GROUP BY 1, 2, 3
+      UNION ALL
+      SELECT g.finding, p.operator, p.module, sum(p.weight)
+      FROM analyze_pytorch_places AS p JOIN gap_groups AS g ON g.gapId = p.label
+      WHERE p.source = 'gap' AND g.finding IN ('input wait', 'host code')
+      GROUP BY 1, 2, 3)
+  ),
+  place_sentences AS (
+    SELECT finding,
+      ' Most of that time was spent'
+        || CASE WHEN operator IS NOT NULL THEN ' in ' || operator ELSE '' END
+        || CASE WHEN module IS NOT NULL THEN ' under ' || module ELSE '' END || '.' AS sentence
+    FROM places
+    WHERE rank = 1 AND (operator IS NOT NULL OR module IS NOT NULL)
+  ),
   -- The window's steps (0 without a step range) and ", 1.0 per step" texts when it has steps.
   per_step AS (
     SELECT coalesce(steps.n, 0) AS steps,
@@ -160,11 +192,12 @@ WITH
              || '%s%s: it was waiting for input data (DataLoader workers or file reads).',
              f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END, f.topCall,
              CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END)
-        || coalesce(cpu.sentence, '') AS finding,
+        || coalesce(cpu.sentence, '') || coalesce(place.sentence, '') AS finding,
       'More DataLoader workers (num_workers), prefetch_factor, persistent_workers=True, '
         || 'pin_memory=True; move preprocessing out of the training loop.' AS remedy,
       'gap_cause_sum' AS rule
     FROM gap_findings AS f LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding
+    LEFT JOIN place_sentences AS place ON place.finding = f.finding
     WHERE f.finding = 'input wait'
     UNION ALL
     SELECT coalesce(f.idle, syncs.blocked),
@@ -177,12 +210,13 @@ WITH
       ELSE
         printf('The host was blocked %.3f ms in %d stream, device or event syncs%s.',
                syncs.blocked / 1e6, syncs.calls, per_step.syncs)
-      END,
+      END || coalesce(place.sentence, ''),
       'Remove per-step syncs: no .item(), .cpu(), print(tensor) or torch.cuda.synchronize() in '
         || 'the loop; accumulate metrics on the GPU and read them every N steps.',
       'sync_hotspots'
     FROM syncs LEFT JOIN gap_findings AS f ON f.finding = 'host syncs'
-    LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding, per_step
+    LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding
+    LEFT JOIN place_sentences AS place ON place.finding = 'host syncs', per_step
     WHERE syncs.calls > 0 AND (f.idle IS NOT NULL OR per_step.steps = 0
                                OR syncs.calls >= per_step.steps)
     UNION ALL
@@ -196,12 +230,13 @@ WITH
       ELSE
         printf('The host was blocked %.3f ms in %d copies that were synchronous or used pageable '
                || 'memory%s.', copies.blocked / 1e6, copies.calls, per_step.copies)
-      END,
+      END || coalesce(place.sentence, ''),
       'Use pinned memory (DataLoader pin_memory=True, tensor.pin_memory()) and '
         || '.to(device, non_blocking=True).',
       'cuda_memcpy_async'
     FROM copies LEFT JOIN gap_findings AS f ON f.finding = 'pageable copies'
-    LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding, per_step
+    LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding
+    LEFT JOIN place_sentences AS place ON place.finding = 'pageable copies', per_step
     WHERE copies.calls > 0 AND (f.idle IS NOT NULL OR per_step.steps = 0
                                 OR copies.calls >= per_step.steps)
     UNION ALL
@@ -217,7 +252,7 @@ WITH
                f.idle / 1e6, f.gapCount, CASE f.gapCount WHEN 1 THEN '' ELSE 's' END,
                CASE WHEN f.topRange <> '' THEN ' in ' || f.topRange ELSE '' END)
           || coalesce(cpu.sentence, '')
-      END,
+      END || coalesce(place.sentence, ''),
       CASE WHEN 2 * d.shortKernels >= d.kernels THEN
         'Launch less: CUDA graphs (torch.compile(mode="reduce-overhead")), kernel fusion, AMP, '
           || 'larger batches.'
@@ -226,8 +261,8 @@ WITH
           || 'torch.compile remove launch overhead; larger batches amortize it.'
       END,
       'gap_cause'
-    FROM gap_findings AS f LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding,
-         device_totals AS d
+    FROM gap_findings AS f LEFT JOIN cpu_sentences AS cpu ON cpu.finding = f.finding
+    LEFT JOIN place_sentences AS place ON place.finding = f.finding, device_totals AS d
     WHERE f.finding = 'host code'
     UNION ALL
     SELECT min(d.unhidden, d.kernelTime),

@@ -4,7 +4,7 @@
 
 namespace prof::analyze::test {
 
-std::string GapCauseReport(const std::string& name) {
+std::string GapCauseReport(const std::string& name, const std::string& more_rows) {
   return stats::test::MakeReport(
       name,
       {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API", "NVTX_EVENTS"},
@@ -28,7 +28,8 @@ std::string GapCauseReport(const std::string& name) {
                   " (21500, 23000, 27, $T1, 5, 0, 0);"
                   "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId)"
                   " VALUES (0, 12000, 59, 'step', $T1, 0), (12000, 24000, 59, 'step', $T1, 0),"
-                  " (2050, 9950, 59, 'data_wait', $T1, 0);"));
+                  " (2050, 9950, 59, 'data_wait', $T1, 0);" +
+                  more_rows));
 }
 
 }  // namespace prof::analyze::test

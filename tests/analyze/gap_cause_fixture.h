@@ -18,7 +18,8 @@
 
 namespace prof::analyze::test {
 
-// Creates the report in a fresh temp directory named after `name`; returns its path.
-std::string GapCauseReport(const std::string& name);
+// Creates the report in a fresh temp directory named after `name`; returns its path. `more_rows`
+// (SQL, $T1 for the thread) adds rows, e.g. PyTorch ranges around the gaps.
+std::string GapCauseReport(const std::string& name, const std::string& more_rows = "");
 
 }  // namespace prof::analyze::test

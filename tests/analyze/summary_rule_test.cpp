@@ -88,7 +88,8 @@ TEST_CASE("summary names unhidden copies and a GPU-bound step", "[analyze][rules
 
 // BusyReport's GPU timeline (no gap over 100 us), but the copy reads pageable memory and each
 // step ends in a cudaStreamSynchronize: the host blocks although the GPU never waits long.
-std::string HostBlockedReport(const std::string& name) {
+// `more_rows` (SQL, $T1 for the thread) adds rows, e.g. NVTX ranges around the syncs.
+std::string HostBlockedReport(const std::string& name, const std::string& more_rows = "") {
   return stats::test::MakeReport(
       name,
       {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY",
@@ -107,7 +108,8 @@ std::string HostBlockedReport(const std::string& name) {
                   " VALUES (7000, 9000, 0, 1, 9, 4, $G1, 1048576, 1, 0, 2);"
                   "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId)"
                   " VALUES (0, 3000, 59, 'step', $T1, 0), (3000, 5000, 59, 'step', $T1, 0),"
-                  " (5000, 9600, 59, 'step', $T1, 0);"));
+                  " (5000, 9600, 59, 'step', $T1, 0);" +
+                  more_rows));
 }
 
 TEST_CASE("summary names per-step syncs that left no GPU gap but not rarer copies",
@@ -129,6 +131,58 @@ TEST_CASE("summary names per-step syncs that left no GPU gap but not rarer copie
   CHECK(output.rows[1][4].rfind("0.002 ms of the 0.002 ms of copies ran while no kernel did", 0) ==
         0);
   CHECK(output.rows[2][6] == "prof analyze -r gpu_time_util");
+}
+
+TEST_CASE("summary names the PyTorch operator and module the syncs ran in", "[analyze][rules]") {
+  // The syncs [2000,3000] and [4000,5000] each inside aten::item > aten::_local_scalar_dense
+  // (operator ranges, default domain) under Net (Net) > Net.fc (Linear) (module ranges, domain
+  // PyTorch): 2000 ns; the one at [9000,9500] outside every range: 500 ns. The hand-written
+  // `loss.item` range is closer around the first sync but no operator.
+  const std::string ranges =
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (0, 0, 75, 'PyTorch', $T1, 1), (1000, 5200, 59, 'Net (Net)', $T1, 1),"
+      " (1800, 5150, 59, 'Net.fc (Linear)', $T1, 1),"
+      " (1900, 3100, 59, 'aten::item, seq = 0, op_id = 7', $T1, 0),"
+      " (1950, 3050, 59, 'aten::_local_scalar_dense, seq = 0, op_id = 8', $T1, 0),"
+      " (1990, 3010, 59, 'loss.item', $T1, 0),"
+      " (3900, 5100, 59, 'aten::item, seq = 0, op_id = 9', $T1, 0),"
+      " (3950, 5050, 59, 'aten::_local_scalar_dense, seq = 0, op_id = 10', $T1, 0);";
+  const RuleOutput output =
+      RunRuleOn(HostBlockedReport("summary_pytorch", ranges), "summary:warmup=0");
+  REQUIRE(!output.rows.empty());
+  CHECK(output.rows[0][4] ==
+        "The host was blocked 0.003 ms in 3 stream, device or event syncs, 1.0 per step. Most of"
+        " that time was spent in aten::_local_scalar_dense under Net.fc (Linear).");
+}
+
+TEST_CASE("summary names the PyTorch operator and module of the gap findings", "[analyze][rules]") {
+  // The input wait gap [2000,10000] (middle 6000) inside the DataLoader's record_function scope;
+  // of the host code gaps, [21000,30000] (9000 ns, middle 25500) inside aten::to under Net.fc
+  // (Linear), [40200,45200] (5000 ns) outside every range. The operator range is also the
+  // innermost NVTX range there, which the finding names as before.
+  const std::string ranges =
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (0, 0, 75, 'PyTorch', $T1, 1),"
+      " (2020, 9960, 59, 'enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__,"
+      " op_id = 3', $T1, 0),"
+      " (24000, 27000, 59, 'Net.fc (Linear)', $T1, 1),"
+      " (25000, 26000, 59, 'aten::to, seq = 0, op_id = 11', $T1, 0);";
+  const RuleOutput output =
+      RunRuleOn(GapCauseReport("summary_pytorch_gaps", ranges), "summary:gap=1");
+  REQUIRE(output.rows.size() == 3);
+  CHECK(output.rows[0][4] ==
+        "The GPU was idle 0.014 ms in 2 gaps while the host was launching work in :aten::to, seq ="
+        " 0, op_id = 11; 7 of 7 kernels ran under 10 us: the step is launch-bound. Most of that"
+        " time was spent in aten::to under Net.fc (Linear).");
+  // The sync's gap: its call [11500,19000] lies in no PyTorch range, so nothing is added.
+  CHECK(output.rows[1][4] ==
+        "The GPU was idle 0.009 ms in 1 gap after the host waited in cudaStreamSynchronize in"
+        " :step (1 stream, device or event syncs in the window, 0.008 ms blocked).");
+  CHECK(output.rows[2][4] ==
+        "The GPU was idle 0.008 ms in 1 gap while the thread that feeds it was blocked in"
+        " pthread_cond_wait in :data_wait: it was waiting for input data (DataLoader workers or"
+        " file reads). Most of that time was spent in"
+        " enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__.");
 }
 
 TEST_CASE("summary finds nothing where nothing is wrong", "[analyze][rules]") {

@@ -3,8 +3,6 @@
 // Debian's python3-torch. The expected counts are torch's own: torch.autograd.profiler.profile()
 // around the same loop records 106 operator events from one step's zero_grad to its step, every
 // step, and the names counted below as many times.
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
@@ -12,13 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "tests/pytorch/torch_training_run.h"
 #include "tests/support/test_support.h"
 
 using prof::test::CommandResult;
+using prof::test::HasOperatorRanges;
+using prof::test::HasTorch;
 using prof::test::kDebianPython;
 using prof::test::MakeTempDir;
-using prof::test::PrintedValues;
 using prof::test::ProfBinary;
+using prof::test::ProfileTraining;
 using prof::test::QueryCount;
 using prof::test::QueryRows;
 using prof::test::RunCommand;
@@ -26,52 +27,9 @@ using prof::test::RunCommand;
 namespace {
 
 using Rows = std::vector<std::vector<std::string>>;
-constexpr int kSteps = 4;
+using Run = prof::test::TrainingRun;
+constexpr int kSteps = prof::test::kTrainingSteps;
 constexpr int kOperatorsPerStep = 106;
-
-bool HasTorch() {
-  const CommandResult torch = RunCommand({kDebianPython, "-c", "import torch"});
-  if (torch.exit_code != 0) {
-    FAIL("python3-torch is missing (" << torch.err << "); CI installs it through .ci/install-deps");
-  }
-  return true;
-}
-
-// libprof_torch.so is built only where libtorch's headers were found (libtorch-dev).
-bool HasOperatorRanges() {
-  const std::string prof = ProfBinary();
-  const std::string library = prof.substr(0, prof.rfind('/')) + "/../lib/libprof_torch.so";
-  if (access(library.c_str(), R_OK) == 0) return true;
-  WARN("skipped: " << library << " was not built (no libtorch-dev when prof was configured)");
-  return false;
-}
-
-struct Run {
-  std::string report;
-  std::string main_pid;
-  std::vector<std::string> workers;
-  std::string burst_pid;
-};
-
-Run ProfileTraining(const std::string& modes) {
-  Run run;
-  run.report = MakeTempDir("pytorch_" + modes) + "/r.sqlite";
-  const CommandResult result =
-      RunCommand({ProfBinary(), "profile", "-t", "nvtx", "--pytorch=" + modes, "-o", run.report,
-                  kDebianPython, PROF_TORCH_TRAINING});
-  INFO("prof stdout:\n" << result.out << "\nprof stderr:\n" << result.err);
-  REQUIRE(result.exit_code == 0);
-  CHECK(result.err.find("prof: --pytorch") == std::string::npos);
-  const std::vector<std::string> mains = PrintedValues(result.out, "main");
-  const std::vector<std::string> bursts = PrintedValues(result.out, "burst");
-  REQUIRE(mains.size() == 1);
-  REQUIRE(bursts.size() == 1);
-  run.main_pid = mains[0];
-  run.burst_pid = bursts[0];
-  run.workers = PrintedValues(result.out, "worker");
-  REQUIRE(run.workers.size() == 2);
-  return run;
-}
 
 // The push/pop ranges of one process as (start, end, tid, domain name or '', name): the name is
 // the text up to its first comma (operators' texts go on with ", seq = ...").
