@@ -30,7 +30,8 @@ Status CaptureRouter::AddReport(uint32_t index) {
   Report report;
   Status status = factory_(index, &report.path, &report.writer);
   if (!status.ok()) return status;
-  report.importer = std::make_unique<StreamImporter>(report.writer.get(), cpu_sample_sink_);
+  report.importer =
+      std::make_unique<StreamImporter>(report.writer.get(), cpu_sample_sink_, osrt_backtraces_);
   Replay(report.importer.get());
   reports_.push_back(std::move(report));
   return Status::Ok();

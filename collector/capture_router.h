@@ -52,6 +52,8 @@ class CaptureRouter : public StreamSink {
 
   // Where the samples the program takes of itself go (null: counted only); before the first report.
   void SetCpuSampleSink(CpuSampleSink* sink) { cpu_sample_sink_ = sink; }
+  // Whether the program sends OS-runtime calls' backtraces; before the first report.
+  void SetOsrtBacktraces(bool on) { osrt_backtraces_ = on; }
   // Creates report 0, before the program runs, so that a bad report name fails early.
   Status OpenFirstReport();
   // Reads the windows opened or closed since the last call and creates the reports they need.
@@ -95,6 +97,7 @@ class CaptureRouter : public StreamSink {
   const bool one_report_per_window_;
   ReportFactory factory_;
   CpuSampleSink* cpu_sample_sink_ = nullptr;
+  bool osrt_backtraces_ = false;
   std::vector<Report> reports_;
   std::vector<Window> windows_;
   std::vector<int64_t> report_of_window_;                    // -1: its report could not be created

@@ -17,8 +17,15 @@ namespace prof::collector {
 
 class OsrtTracker {
  public:
-  explicit OsrtTracker(storage::ReportWriter* writer) : writer_(writer) {}
+  // `backtraces`: the program sends OS-runtime calls' backtraces (--osrt-backtrace-threshold).
+  OsrtTracker(storage::ReportWriter* writer, bool backtraces)
+      : writer_(writer),
+        backtraces_(backtraces ? std::make_unique<OsrtBacktraces>(writer) : nullptr) {}
   void RegisterHandlers(RecordDispatcher* dispatcher);
+  // A traced process started; with backtraces, its mappings are learned now.
+  void OnProcessStart(uint32_t pid) {
+    if (backtraces_ != nullptr) backtraces_->OnProcessStart(pid);
+  }
 
   uint64_t malformed_records() const { return malformed_records_; }
 
@@ -30,7 +37,7 @@ class OsrtTracker {
   storage::ReportWriter* writer_;
   std::vector<storage::StringId> name_ids_;
   std::vector<bool> name_interned_;
-  std::unique_ptr<OsrtBacktraces> backtraces_;  // made at the first call with a backtrace
+  std::unique_ptr<OsrtBacktraces> backtraces_;  // also made at the first call with a backtrace
   std::vector<uint64_t> stack_;                 // scratch: the record's frames
   uint64_t malformed_records_ = 0;
 };

@@ -146,6 +146,13 @@ void AddPytorchVariables(const ProfileOptions& options, std::vector<std::string>
   }
 }
 
+// The stacks threads blocked in belong with what sampling and scheduling show: OS-runtime calls
+// carry backtraces when both are asked for.
+bool TakesOsrtBacktraces(const ProfileOptions& options) {
+  return (options.trace_flags & protocol::kTraceOsrt) != 0 && options.sampling.any() &&
+         options.osrt_backtrace_threshold_ns != 0;
+}
+
 // The child's environment: prof's own variables (listed in *set_by_prof for the report) on top of
 // the inherited one, with -e values last so that the user wins.
 std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const std::string& socket,
@@ -156,8 +163,7 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   settings.timer_sampling_hz = timer_sampling_hz;
   settings.trace_flags = options.trace_flags;
   settings.osrt_threshold_ns = options.osrt_threshold_ns;
-  // The stacks threads blocked in belong with what sampling and scheduling show.
-  if (options.sampling.any()) {
+  if (TakesOsrtBacktraces(options)) {
     settings.osrt_backtrace_threshold_ns = options.osrt_backtrace_threshold_ns;
     settings.osrt_backtrace_depth = options.osrt_backtrace_depth;
   }
@@ -558,6 +564,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
                             gpu_rows ? &*gpu_rows : nullptr};
   TimerSampleRows timer_sample_rows(&sample_rows, options.sampling.python_frames);
   if (timer_sampling_hz != 0) router.SetCpuSampleSink(&timer_sample_rows);
+  router.SetOsrtBacktraces(TakesOsrtBacktraces(options));
   Status status = router.OpenFirstReport();
   if (!status.ok()) {
     child.Cancel();

@@ -6,10 +6,11 @@
 
 namespace prof::collector {
 
-StreamImporter::StreamImporter(storage::ReportWriter* writer, CpuSampleSink* cpu_samples)
+StreamImporter::StreamImporter(storage::ReportWriter* writer, CpuSampleSink* cpu_samples,
+                               bool osrt_backtraces)
     : writer_(writer),
       processes_(writer),
-      osrt_(writer),
+      osrt_(writer, osrt_backtraces),
       nvtx_(writer),
       cuda_(writer),
       timer_samples_(cpu_samples) {
@@ -22,6 +23,7 @@ StreamImporter::StreamImporter(storage::ReportWriter* writer, CpuSampleSink* cpu
 
 void StreamImporter::OnStreamStart(const protocol::RecordHeader& hello, ProcessStream* process) {
   processes_.OnHello(hello, process);
+  osrt_.OnProcessStart(process->pid);
 }
 
 void StreamImporter::OnRecord(const ProcessStream& process, const protocol::RecordHeader& record) {

@@ -23,7 +23,9 @@ namespace prof::collector {
 class StreamImporter : public StreamSink {
  public:
   // `cpu_samples`: where the program's own CPU samples go (kCpuSample); null: only counted.
-  explicit StreamImporter(storage::ReportWriter* writer, CpuSampleSink* cpu_samples = nullptr);
+  // `osrt_backtraces`: the program sends OS-runtime calls' backtraces.
+  explicit StreamImporter(storage::ReportWriter* writer, CpuSampleSink* cpu_samples = nullptr,
+                          bool osrt_backtraces = false);
 
   void OnStreamStart(const protocol::RecordHeader& hello, ProcessStream* process) override;
   void OnRecord(const ProcessStream& process, const protocol::RecordHeader& record) override;

@@ -65,6 +65,9 @@ std::string SelectExpression(const TablePlan& plan, const TableSource& source,
   }
   if (Contains(plan.time_columns, column)) return quoted + " + ?1";
   if (Contains(plan.sample_id_columns, column)) return quoted + " + ?3";
+  if (Contains(plan.stack_reference_columns, column)) {
+    return "CASE " + quoted + " WHEN 0 THEN 0 ELSE " + quoted + " + ?3 END";
+  }
   // NULL stays NULL: NULL & x is NULL.
   if (source.process_id_bits != 0 && IsGlobalId(column)) {
     return "((" + quoted + " & 281474976710655) | ?2)";  // keeps bits 47..0

@@ -14,8 +14,7 @@ namespace prof::storage {
 using ReportTables = TableList<
     kStringIdsTable, kMetaDataExportTable, kMetaDataCaptureTable, kTargetInfoSessionStartTimeTable,
     kProcessesTable, kThreadNamesTable, kProfSessionTable, kNvtxEventsTable, kOsrtApiTable,
-    kOsrtCallchainsTable,
-    kCompositeEventsTable, kSamplingCallchainsTable, kSchedEventsTable,
+    kOsrtCallchainsTable, kCompositeEventsTable, kSamplingCallchainsTable, kSchedEventsTable,
     kCuptiActivityKindRuntimeTable, kCuptiActivityKindKernelTable, kCuptiActivityKindMemcpyTable,
     kCuptiActivityKindMemsetTable, kCuptiActivityKindSynchronizationTable,
     kCuptiActivityKindGraphTraceTable, kCuptiActivityKindCudaEventTable, kCudaGraphEventsTable,

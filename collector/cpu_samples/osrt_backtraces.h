@@ -40,6 +40,9 @@ class OsrtBacktraces {
  public:
   explicit OsrtBacktraces(storage::ReportWriter* writer) : writer_(writer) {}
 
+  // A traced process started (its stream's hello): its mappings are read now, so that stacks of a
+  // short-lived process are named even when its records are handled after it ended.
+  void OnProcessStart(uint32_t pid) { resolver_.LearnProcess(pid); }
   // OSRT_CALLCHAINS.id of the stack, its rows written the first time the process shows it.
   int64_t CallchainOf(const RawBacktrace& backtrace);
 

@@ -51,6 +51,11 @@ class SampleResolver {
     return processes_.Find(static_cast<int>(pid));
   }
 
+  // Reads process `pid`'s address space from /proc/<pid>/maps now, while it surely runs (a
+  // process whose records are named after it ended has no maps left to read). Keeps what it knew
+  // when the process is gone.
+  void LearnProcess(uint32_t pid) { (void)processes_.SnapshotFromProc(static_cast<int>(pid)); }
+
   // A sample whose stack is already a list of instruction pointers, leaf first (the program's
   // own frame-pointer walk).
   void ResolveChain(uint32_t pid, const uint64_t* ips, size_t count, int32_t unwind_method,

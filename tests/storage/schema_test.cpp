@@ -179,11 +179,12 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
   AddOneRowPerCudaTable(writer.get());
   writer->Add<kCompositeEventsTable>(CpuSampleRow{});
   writer->Add<kSamplingCallchainsTable>(SamplingFrameRow{});
+  writer->Add<kOsrtCallchainsTable>(SamplingFrameRow{});
   writer->Add<kSchedEventsTable>(SchedEventRow{});
   FinishWriter(writer.get());
 
   const std::map<std::string, Strings> reference = ReferenceColumns();
-  REQUIRE(reference.size() == 41);
+  REQUIRE(reference.size() == 42);
   for (const auto& [table, columns] : reference) {
     INFO("table " << table);
     CHECK(ReportColumns(path, table) == columns);
@@ -193,7 +194,7 @@ TEST_CASE("every nsys table prof writes has nsys's columns - types and keys", "[
 
 TEST_CASE("each table's definition gives its DDL, its INSERT columns and its enums",
           "[storage][schema]") {
-  REQUIRE(KnownTables().size() == 49);
+  REQUIRE(KnownTables().size() == 50);
   std::set<std::string> names;  // ReportWriter::Add finds a table by its name
   for (const TableSpec& spec : KnownTables()) CHECK(names.insert(spec.name).second);
   for (const TableSpec& spec : KnownTables()) {
