@@ -142,9 +142,11 @@ RuleSpec CpuInGaps() {
   rule.required_tables = {
       kStringIds, {"COMPOSITE_EVENTS", kNoSamples}, {"SAMPLING_CALLCHAINS", kNoSamples}};
   rule.main_form_tables = {kRuntimeCalls};
-  rule.optional_tables = {"NVTX_EVENTS", "OSRT_API", "SCHED_EVENTS", "ThreadNames"};
+  rule.optional_tables = {"NVTX_EVENTS", "OSRT_API", "OSRT_CALLCHAINS", "SCHED_EVENTS",
+                          "ThreadNames"};
   for (std::string_view view : CpuSpanViews("analyze_gap_spans")) rule.views.push_back(view);
   rule.views.push_back("analyze_span_top_functions");
+  rule.views.push_back("analyze_span_blocked_in");
   rule.options.push_back({"functions", OptionKind::kInteger, 3,
                           "functions listed per thread, most self samples first (default 3)", 1,
                           100});
@@ -152,7 +154,9 @@ RuleSpec CpuInGaps() {
       "What each thread of the process did while the GPU was idle, per gap of gap_cause (Gap is\n"
       "its Row#): its CPU samples and the functions they were taken in (self samples; Python\n"
       "frames as function (file:line)), and with --cpuctxsw its time on a CPU (Running), off it\n"
-      "waiting (Blocked: I/O, locks, sleeps, DataLoader queues) or waiting for a CPU (Preempted).\n"
+      "waiting (Blocked: I/O, locks, sleeps, DataLoader queues) or waiting for a CPU (Preempted),\n"
+      "and with -t osrt the OS runtime call it waited in longest, with the stack it was made from\n"
+      "(Blocked In).\n"
       "\n"
       "Suggestions:\n"
       "   1. The launching thread busy in Python or native code: that code delays the next\n"
@@ -164,12 +168,14 @@ RuleSpec CpuInGaps() {
       "a gap.";
   std::vector<std::string_view> window_views = CpuSpanViews("analyze_window_spans");
   window_views.push_back("analyze_span_top_functions");
+  window_views.push_back("analyze_span_blocked_in");
   rule.fallback = RuleFallback{
       window_views,
       "The report has no GPU operations: where each thread's CPU time in the window went. Samples\n"
       "(%) is its share of all samples, Top Functions the functions they were taken in (self\n"
       "samples; Python frames as function (file:line)); with --cpuctxsw, Running, Blocked and\n"
-      "Preempted are its time on a CPU, off it waiting, and waiting for a CPU.",
+      "Preempted are its time on a CPU, off it waiting, and waiting for a CPU, and with -t osrt\n"
+      "Blocked In the OS runtime call it waited in longest, with its stack.",
       "No thread was sampled or switched CPU in the window."};
   return rule;
 }
@@ -229,7 +235,9 @@ RuleSpec Summary() {
   rule.is_default = true;
   rule.views.insert(rule.views.end() - 1, "analyze_device_overlap");
   for (std::string_view view : CpuSpanViews("analyze_gap_spans")) rule.views.push_back(view);
+  rule.views.push_back("analyze_span_blocked_in");
   for (std::string_view table : kCpuSampleTables) rule.optional_tables.push_back(table);
+  rule.optional_tables.push_back("OSRT_CALLCHAINS");
   // The --pytorch operator and module the blocking calls ran in.
   for (std::string_view view :
        {"pytorch_ranges", "analyze_pytorch_ranges", "analyze_pytorch_places"}) {

@@ -17,11 +17,14 @@ SELECT
   thread.running AS "Running (ns)",                 -- on a CPU (SCHED_EVENTS; empty without)
   thread.blocked AS "Blocked (ns)",                 -- off the CPU, blocked
   thread.preempted AS "Preempted (ns)",             -- off the CPU, runnable
-  coalesce(top.functions, '') AS "Top Functions"    -- '<self samples> <function>; ...'
+  coalesce(top.functions, '') AS "Top Functions",   -- '<self samples> <function>; ...'
+  coalesce(blocked.ns || ' ' || blocked.stack, '') AS "Blocked In"  -- '<ns> <call> ← <frame> ← ...'
 FROM analyze_span_threads AS thread
 JOIN analyze_cpu_spans AS span ON span.spanId = thread.spanId
 LEFT JOIN analyze_span_top_functions AS top
   ON top.spanId = thread.spanId AND top.globalTid = thread.globalTid
+LEFT JOIN analyze_span_blocked_in AS blocked
+  ON blocked.spanId = thread.spanId AND blocked.globalTid = thread.globalTid
 WHERE thread.listed
 ORDER BY span.spanId, thread.samples DESC, thread.globalTid
 LIMIT (SELECT value FROM rule_options WHERE name = 'rows');

@@ -22,7 +22,9 @@
 --                    unused, (100 - mean SMs Active) %: what kernels that filled the GPU could save.
 -- With CPU samples, a gap finding ends with one more sentence from the gaps' samples and thread
 -- switches (cpu_in_gaps: analyze_span_threads, analyze_span_functions): the thread that feeds
--- the GPU was blocked for at least half the idle time, else the busiest thread's top function.
+-- the GPU was blocked for at least half the idle time (with the stack it waited in longest, where
+-- OS runtime calls carry backtraces: analyze_span_blocked_in), else the busiest thread's top
+-- function.
 -- Without samples the findings are as before, word for word.
 -- With `prof profile --pytorch` ranges, a finding ends with the PyTorch operator and module the
 -- host was in (analyze_pytorch_places: the innermost of each kind around the event), the pair
@@ -85,15 +87,29 @@ WITH
       GROUP BY g.finding, fn.function)
     WHERE rank = 1
   ),
+  -- The stack the feeding thread waited in longest (OS runtime calls with a backtrace).
+  feed_stacks AS (
+    SELECT * FROM (
+      SELECT g.finding, blocked.stack,
+             ROW_NUMBER() OVER (PARTITION BY g.finding ORDER BY sum(blocked.ns) DESC,
+                                blocked.stack) AS rank
+      FROM gap_groups AS g
+      JOIN analyze_span_blocked_in AS blocked
+        ON blocked.spanId = g.gapId AND blocked.globalTid IS g.tid
+      WHERE g.finding IS NOT NULL
+      GROUP BY g.finding, blocked.stack)
+    WHERE rank = 1
+  ),
   cpu_sentences AS (
     SELECT f.finding,
       CASE
         WHEN 2 * (SELECT sum(t.blocked) FROM gap_threads AS t
                   WHERE t.finding = f.finding AND t.feeds) >= f.idle
           THEN printf(' In the gap%s the thread that feeds the GPU was blocked for %.3f ms of the '
-                      || '%.3f ms.', CASE f.gapCount WHEN 1 THEN '' ELSE 's' END,
+                      || '%.3f ms%s.', CASE f.gapCount WHEN 1 THEN '' ELSE 's' END,
                       (SELECT sum(t.blocked) FROM gap_threads AS t
-                       WHERE t.finding = f.finding AND t.feeds) / 1e6, f.idle / 1e6)
+                       WHERE t.finding = f.finding AND t.feeds) / 1e6, f.idle / 1e6,
+                      coalesce(', longest in ' || fs.stack, ''))
         WHEN b.globalTid IS NOT NULL
           THEN printf(' In the gap%s the busiest thread (TID %d) was most often in %s: %d of its %d'
                       || ' CPU samples.', CASE f.gapCount WHEN 1 THEN '' ELSE 's' END,
@@ -103,6 +119,7 @@ WITH
     FROM gap_findings AS f
     LEFT JOIN busiest AS b ON b.finding = f.finding
     LEFT JOIN busiest_function AS bf ON bf.finding = f.finding
+    LEFT JOIN feed_stacks AS fs ON fs.finding = f.finding
   ),
   syncs AS (
     SELECT count(*) AS calls, sum(end - start) AS blocked FROM analyze_sync_calls

@@ -96,10 +96,11 @@ TEST_CASE("prof analyze -r cpu_in_gaps -f csv lists the threads of each gap", "[
   CHECK(result.exit_code == 0);
   CHECK(result.out ==
         "Gap,Gap Start (ns),Gap Duration (ns),PID,TID,Thread,Samples,Running (ns),Blocked (ns),"
-        "Preempted (ns),Top Functions\n"
-        "1,2000,10000,100,100,MainThread,10,9500,0,500,7 collate (/w/train.py:42); 3 memcpy\n"
-        "1,2000,10000,100,101,worker,0,2000,8000,0,\n"
-        "2,13000,8000,100,100,MainThread,0,0,8000,0,\n");
+        "Preempted (ns),Top Functions,Blocked In\n"
+        "1,2000,10000,100,100,MainThread,10,9500,0,500,7 collate (/w/train.py:42); 3 memcpy,\n"
+        "1,2000,10000,100,101,worker,0,2000,8000,0,,8000 read ← _worker_loop ← <module>\n"
+        "2,13000,8000,100,100,MainThread,0,0,8000,0,,7950 sem_wait ← Queue.get ← train ← "
+        "<module>\n");
   const std::string no_samples = stats::test::MakeReport("analyze_cli_cpu_skip", {}, "");
   const CommandResult skipped = Analyze({"-r", "cpu_in_gaps", no_samples});
   CHECK(skipped.exit_code == 0);

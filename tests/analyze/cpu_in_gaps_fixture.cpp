@@ -34,6 +34,11 @@ const Frame kLaunch{"cudaLaunchKernel", "/usr/lib/libcudart.so", storage::kUnwin
 const Frame kDecode{"decode_jpeg", "/usr/lib/libjpeg.so", storage::kUnwindFramePointer,
                     0x7f0000000300};
 
+const Frame kQueueGet{"Queue.get", "/usr/lib/python3.11/multiprocessing/queues.py",
+                      storage::kUnwindPythonFrame, 103};
+const Frame kWorkerLoop{"_worker_loop", "/w/worker.py", storage::kUnwindPythonFrame, 30};
+const Frame kWorkerModule{"<module>", "/w/worker.py", storage::kUnwindPythonFrame, 1};
+
 const std::vector<Frame> kInCollate = {kModule, kTrain, kCollate};
 const std::vector<Frame> kInMemcpy = {kModule, kTrain, kCollate, kMemcpy};
 
@@ -58,16 +63,21 @@ class FixtureWriter {
     sample.global_tid = thread;
     writer_->Add<storage::kCompositeEventsTable>(sample);
     for (size_t depth = 0; depth < stack.size(); ++depth) {
-      const Frame& frame = stack[stack.size() - 1 - depth];
-      storage::SamplingFrameRow row;
-      row.id = sample.id;
-      row.symbol = writer_->InternString(frame.symbol);
-      row.module = writer_->InternString(frame.module);
-      row.original_ip = frame.ip_or_line;
-      row.unwind_method = frame.unwind_method;
-      row.stack_depth = static_cast<int32_t>(depth);
-      writer_->Add<storage::kSamplingCallchainsTable>(row);
+      writer_->Add<storage::kSamplingCallchainsTable>(
+          FrameRow(sample.id, stack[stack.size() - 1 - depth], depth));
     }
+  }
+
+  // Frame `depth` (0: the innermost) of stack `id`.
+  storage::SamplingFrameRow FrameRow(int64_t id, const Frame& frame, size_t depth) {
+    storage::SamplingFrameRow row;
+    row.id = id;
+    row.symbol = writer_->InternString(frame.symbol);
+    row.module = writer_->InternString(frame.module);
+    row.original_ip = frame.ip_or_line;
+    row.unwind_method = frame.unwind_method;
+    row.stack_depth = static_cast<int32_t>(depth);
+    return row;
   }
 
   // A switch of `thread` onto the CPU, or off it blocked (threadState 2, threadBlock 1) or
@@ -110,12 +120,22 @@ class FixtureWriter {
     writer_->Add<storage::kCuptiActivityKindKernelTable>(kernel);
   }
 
-  void OsrtCall(int64_t start, int64_t end, const char* name) {
+  // An OS runtime call of `thread`, with its backtrace (outermost frame first) when `stack` has
+  // frames.
+  void OsrtCall(int64_t start, int64_t end, const char* name, int64_t thread = kMainThread,
+                const std::vector<Frame>& stack = {}) {
     storage::OsrtCallRow row;
     row.start = start;
     row.end = end;
-    row.global_tid = kMainThread;
+    row.global_tid = thread;
     row.name_id = writer_->InternString(name);
+    if (!stack.empty()) {
+      row.callchain_id = ++callchain_id_;
+      for (size_t depth = 0; depth < stack.size(); ++depth) {
+        writer_->Add<storage::kOsrtCallchainsTable>(
+            FrameRow(row.callchain_id, stack[stack.size() - 1 - depth], depth));
+      }
+    }
     writer_->Add<storage::kOsrtApiTable>(row);
   }
 
@@ -143,6 +163,7 @@ class FixtureWriter {
   std::unique_ptr<storage::ReportWriter> writer_;
   int64_t sample_id_ = 0;
   int64_t correlation_id_ = 0;
+  int64_t callchain_id_ = 0;
 };
 
 }  // namespace
@@ -168,7 +189,10 @@ std::string CpuInGapsReport(const std::string& name) {
   report.Sched(kWorker, 4000, Switch::kBlocked);
   report.Sched(kWorker, 30000, Switch::kIn);
   report.Sched(kWorker, 40000, Switch::kBlocked);
-  report.OsrtCall(12900, 20950, "sem_wait");
+  report.OsrtCall(12900, 20950, "sem_wait", kMainThread, {kModule, kTrain, kQueueGet});
+  // The worker waits for its next index; a shorter call of its own has no backtrace.
+  report.OsrtCall(4000, 29990, "read", kWorker, {kWorkerModule, kWorkerLoop});
+  report.OsrtCall(3000, 3500, "write", kWorker);
   return report.Finish();
 }
 
@@ -187,6 +211,7 @@ std::string CpuOnlyReport(const std::string& name) {
   report.Sched(kWorker, 2500, Switch::kBlocked);
   report.Sched(kWorker, 3500, Switch::kIn);
   report.Sched(kWorker, 5000, Switch::kBlocked);
+  report.OsrtCall(2500, 3500, "read", kWorker, {kWorkerModule, kWorkerLoop});
   return report.Finish();
 }
 
