@@ -15,6 +15,9 @@ constexpr const char* kValueNames[] = {"Total Time", "NCCL Time", "Duration"};
 constexpr double kOutlierDeviations = 3.0;
 // Scales a MAD to the standard deviation it estimates for normally distributed values.
 constexpr double kMadToDeviation = 1.4826;
+// Ranks that agree closely have a tiny MAD; a rank must also be this far (relative to the median)
+// from the median to stand out, so that noise of a few per mille is not called an outlier.
+constexpr double kMinOutlierShare = 0.05;
 
 // "Total Time (ns)" -> "Total Time".
 std::string WithoutUnit(const std::string& column) {
@@ -100,11 +103,11 @@ std::string OutlierNames(const KeyValues& key) {
   std::vector<double> deviations;
   for (double value : key.values) deviations.push_back(std::fabs(value - key.median));
   const double mad = Median(deviations);
-  const double threshold = kOutlierDeviations * kMadToDeviation * mad;
+  const double threshold = std::max(kOutlierDeviations * kMadToDeviation * mad,
+                                    kMinOutlierShare * std::fabs(key.median));
   std::string names;
   for (size_t i = 0; i < key.values.size(); ++i) {
-    const bool outlier = mad == 0 ? key.values[i] != key.median : deviations[i] > threshold;
-    if (outlier) names += (names.empty() ? "" : " ") + key.names[i];
+    if (deviations[i] > threshold) names += (names.empty() ? "" : " ") + key.names[i];
   }
   return names;
 }

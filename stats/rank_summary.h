@@ -12,10 +12,11 @@
 //   are summed (a rule's gaps add up to the rank's gap time).
 // - Per key, over the files that have it: `Ranks` (how many), `Min`, `Med` (the median; the mean
 //   of the two middle values for an even count), `Max`, `Max Rank` (the first file with the
-//   maximum) and `Outlier Ranks`: files whose value is more than 3 × 1.4826 × MAD from the median
-//   (MAD: the median of the absolute deviations from the median; 1.4826 × MAD estimates the
-//   standard deviation of normal data, robustly against the outliers themselves). When MAD is 0
-//   (most files agree exactly) any value other than the median is an outlier.
+//   maximum) and `Outlier Ranks`: files whose value is further from the median than both
+//   3 × 1.4826 × MAD (MAD: the median of the absolute deviations from the median; 1.4826 × MAD
+//   estimates the standard deviation of normal data, robustly against the outliers themselves)
+//   and 5 % of the median (ranks that agree to a few per mille have a tiny MAD; noise is no
+//   outlier).
 // - A file is named by its rank when it has one (report_rank.h), else by its base name. Keys are
 //   ordered by median, largest first, ties in order of first appearance.
 #pragma once

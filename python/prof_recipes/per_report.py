@@ -24,6 +24,7 @@ def run_on_report(prof, command, selection, path):
         [prof, command, "-q", "-j", "1", "-f", "json", "-r", selection, path],
         capture_output=True, text=True, check=False)
     if result.returncode != 0:
-        raise RuntimeError(result.stderr.strip() or f"prof {command} failed on {path}")
+        message = result.stderr.strip().removeprefix("prof: error: ")
+        raise RuntimeError(message or f"prof {command} failed on {path}")
     rows = json.loads(result.stdout) if result.stdout.strip() else []
     return report_rank(path), rows

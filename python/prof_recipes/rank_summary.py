@@ -7,6 +7,7 @@ import os
 VALUE_NAMES = ("Total Time", "NCCL Time", "Duration")
 OUTLIER_DEVIATIONS = 3.0
 MAD_TO_DEVIATION = 1.4826
+MIN_OUTLIER_SHARE = 0.05
 
 
 def _without_unit(column):
@@ -43,9 +44,9 @@ def per_rank_table(files):
 def _outliers(names, values, median):
     deviations = [math.fabs(value - median) for value in values]
     mad = _median(deviations)
-    threshold = OUTLIER_DEVIATIONS * MAD_TO_DEVIATION * mad
-    flagged = [name for name, value, deviation in zip(names, values, deviations)
-               if (value != median if mad == 0 else deviation > threshold)]
+    threshold = max(OUTLIER_DEVIATIONS * MAD_TO_DEVIATION * mad,
+                    MIN_OUTLIER_SHARE * math.fabs(median))
+    flagged = [name for name, deviation in zip(names, deviations) if deviation > threshold]
     return " ".join(flagged)
 
 
