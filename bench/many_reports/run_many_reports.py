@@ -3,7 +3,7 @@
 against `prof merge` of the N reports followed by `prof stats` on the merged one, for N = 16, 64,
 256 synthetic reports (tests/recipes/make_rank_reports, through prof's ReportWriter). Prints one
 markdown table for docs/performance.md ("Many reports on one machine"). Not a CTest test: it
-writes N x ~30 MB of reports (deleted at the end) and runs for minutes.
+writes N x ~12.5 MB of reports (deleted at the end) and runs for minutes.
 
     bench/many_reports/run_many_reports.py --build build --work-dir /tmp/many_reports
 """
