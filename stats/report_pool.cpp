@@ -19,8 +19,12 @@ Status ForEachReport(size_t count, int jobs, const std::function<Status(size_t)>
   std::vector<Status> results(count, Status::Ok());
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
+  // An index taken is always run: every index below a failed one has then run too, so the error
+  // returned is that of the first bad file, as a run on one thread would find it.
   const auto run = [&] {
-    for (size_t i = next++; i < count && !failed; i = next++) {
+    while (!failed) {
+      const size_t i = next++;
+      if (i >= count) return;
       results[i] = work(i);
       if (!results[i].ok()) failed = true;
     }

@@ -78,11 +78,11 @@ def across_ranks(files):
         for joined in sorted(sums, key=position.get):
             collected[joined][1].append(name)
             collected[joined][2].append(sums[joined])
+    as_value = int if integral else float
     summary = []
     for joined in order:
         key_cells, names, values = collected[joined]
         median = _median(values)
-        as_value = (lambda v: int(v)) if integral else (lambda v: v)
         row = dict(zip(keys, key_cells))
         row.update({
             "Ranks": len(values),
