@@ -156,6 +156,7 @@ QueriedReport Combine(const ReportRequest& request, size_t candidate,
     rank_tables.push_back({RankName(file.label), &*table});
   }
   out.across_ranks = SummarizeAcrossRanks(rank_tables);
+  for (FileResults& file : *files) file.tables[candidate].reset();  // copied into out.table
   return out;
 }
 
