@@ -2,14 +2,21 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 #include "analyze/rule_query.h"
 #include "analyze/rule_request.h"
 #include "stats/output_files.h"
 #include "stats/output_format.h"
+#include "stats/rank_summary.h"
 #include "stats/report_database.h"
+#include "stats/report_file_columns.h"
+#include "stats/report_inputs.h"
+#include "stats/report_pool.h"
+#include "stats/report_rank.h"
 #include "stats/size_unit.h"
 #include "stats/time_unit.h"
 
@@ -19,38 +26,95 @@ namespace {
 // One rule's outcome, rendered: rows text, or why there is none.
 struct RenderedRule {
   RuleRequest request;
-  std::optional<std::string> skip_note;
-  std::string window_note;          // which part of the report a steady-state rule looked at
-  std::optional<std::string> rows;  // the rendered table; nullopt when the rule found nothing
-  std::string message;              // advice above the rows, or the "no problem" sentence
-  std::string limit_note;           // set when rows= cut the rows short
+  std::vector<std::string> skip_notes;  // the files the rule could not analyze
+  bool skipped = false;                 // every file was: nothing but the notes to print
+  std::string window_note;              // which part of the report a steady-state rule looked at
+  std::optional<std::string> rows;      // the rendered table; nullopt when the rule found nothing
+  std::optional<std::string> across_ranks;  // several files: the rendered rank_summary.h table
+  std::string message;                      // advice above the rows, or the "no problem" sentence
+  std::string limit_note;                   // set when rows= cut the rows short
 };
 
-Status Render(storage::Database* db, const RuleRequest& request,
-              const stats::OutputSettings& settings, RenderedRule* out) {
-  out->request = request;
-  RuleResult result;
-  PROF_RETURN_IF_ERROR(RunRule(db, request, &result));
-  out->skip_note = result.skip_note;
-  out->window_note = result.window_note;
-  if (out->skip_note) return Status::Ok();
-  const RuleSpec& rule = *request.rule;
-  const bool fallback = result.fallback && rule.fallback;
-  if (result.table.rows.empty()) {
-    out->message = request.Substitute(fallback ? rule.fallback->no_result : rule.no_result);
-    return Status::Ok();
+// One file's outcome of every rule, in the output's units; the file itself is closed again, so
+// memory holds these tables, not the files.
+struct FileOutcome {
+  stats::ReportFileLabel label;
+  std::vector<RuleResult> results;  // per request
+};
+
+Status AnalyzeFile(const std::string& path, const std::vector<RuleRequest>& requests,
+                   const stats::OutputSettings& settings, FileOutcome* out) {
+  storage::Database db;
+  PROF_RETURN_IF_ERROR(stats::OpenReportDatabase(path, &db));
+  out->label = stats::MakeReportFileLabel(path, stats::ReportRank(&db));
+  out->results.resize(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) {
+    RuleResult& result = out->results[i];
+    PROF_RETURN_IF_ERROR(RunRule(&db, requests[i], &result));
+    stats::ApplyTimeUnit(settings.time_unit, &result.table);
+    stats::ApplySizeUnit(&result.table);
   }
-  out->message = request.Substitute(fallback ? rule.fallback->advice : rule.advice);
-  const std::optional<int64_t> limit = request.Integer("rows");
-  if (limit && *limit > 0 && result.table.rows.size() == static_cast<size_t>(*limit)) {
-    out->limit_note = "Only the first " + std::to_string(*limit) +
-                      " rows are shown; more may exist (rows=-1 shows all).";
-  }
-  stats::ApplyTimeUnit(settings.time_unit, &result.table);
-  stats::ApplySizeUnit(&result.table);
-  // Findings are sentences: whole, not clipped to nsys's column width.
-  out->rows = settings.format->render(result.table, stats::WithWholeCells(settings.format_args));
   return Status::Ok();
+}
+
+// With several files each has its own steady state; one note stands for them when they agree.
+std::string WindowNote(const std::vector<const RuleResult*>& analyzed) {
+  if (analyzed.empty()) return "";
+  for (const RuleResult* result : analyzed) {
+    if (result->window_note != analyzed.front()->window_note) {
+      return "Each file's own window (their steady states differ; prof analyze on one file "
+             "prints its window).";
+    }
+  }
+  return analyzed.front()->window_note;
+}
+
+// Request `index` over every file: one file's table as it is, several files' rows labeled
+// (stats/report_file_columns.h) and summarized across ranks (stats/rank_summary.h).
+RenderedRule Render(const RuleRequest& request, size_t index, const std::vector<FileOutcome>& files,
+                    const stats::OutputSettings& settings) {
+  RenderedRule out;
+  out.request = request;
+  const bool labeled = files.size() > 1;
+  const bool with_rank = std::any_of(files.begin(), files.end(),
+                                     [](const FileOutcome& file) { return file.label.rank; });
+  std::vector<const RuleResult*> analyzed;
+  std::vector<stats::RankTable> rank_tables;
+  stats::ResultTable combined;
+  const std::optional<int64_t> limit = request.Integer("rows");
+  for (const FileOutcome& file : files) {
+    const RuleResult& result = file.results[index];
+    if (result.skip_note) {
+      out.skip_notes.push_back(*result.skip_note);
+      continue;
+    }
+    analyzed.push_back(&result);
+    if (limit && *limit > 0 && result.table.rows.size() == static_cast<size_t>(*limit)) {
+      out.limit_note = "Only the first " + std::to_string(*limit) +
+                       " rows are shown; more may exist (rows=-1 shows all).";
+    }
+    if (!labeled) combined = result.table;
+    if (!labeled || result.table.rows.empty()) continue;
+    stats::AppendLabeledRows(file.label, with_rank, result.table, &combined);
+    rank_tables.push_back({stats::RankName(file.label), &result.table});
+  }
+  out.skipped = analyzed.empty();
+  if (out.skipped) return out;
+  out.window_note = WindowNote(analyzed);
+  const RuleSpec& rule = *request.rule;
+  const bool fallback = analyzed.front()->fallback && rule.fallback;
+  if (combined.rows.empty()) {
+    out.message = request.Substitute(fallback ? rule.fallback->no_result : rule.no_result);
+    return out;
+  }
+  out.message = request.Substitute(fallback ? rule.fallback->advice : rule.advice);
+  // Findings are sentences: whole, not clipped to nsys's column width.
+  const stats::FormatArgs args = stats::WithWholeCells(settings.format_args);
+  out.rows = settings.format->render(combined, args);
+  if (const std::optional<stats::ResultTable> summary = stats::SummarizeAcrossRanks(rank_tables)) {
+    out.across_ranks = settings.format->render(*summary, args);
+  }
+  return out;
 }
 
 void Note(const std::string& text, bool quiet) {
@@ -69,32 +133,42 @@ void NoteWindow(const RenderedRule& item, bool quiet) {
   if (!item.window_note.empty()) Note(item.request.Spelling() + ": " + item.window_note, quiet);
 }
 
+void NoteSkipped(const RenderedRule& item, bool quiet) {
+  for (const std::string& note : item.skip_notes) Note("SKIPPED: " + note, quiet);
+}
+
 std::string TitledText(const RenderedRule& item) {
-  std::string text =
-      " ** " + std::string(item.request.rule->title) + " (" + item.request.Spelling() + "):\n\n";
+  const std::string spelling = " (" + item.request.Spelling() + "):\n\n";
+  std::string text = " ** " + std::string(item.request.rule->title) + spelling;
   if (!item.window_note.empty()) text += item.window_note + "\n\n";
   text += item.message + "\n";
   if (!item.rows) return text;
   text += "\n" + *item.rows;
   if (!item.limit_note.empty()) text += "\n" + item.limit_note + "\n";
+  if (item.across_ranks) {
+    text += "\n ** " + std::string(item.request.rule->title) + " across ranks" + spelling +
+            *item.across_ranks;
+  }
   return text;
+}
+
+std::string UntitledText(const RenderedRule& item) {
+  return *item.rows + (item.across_ranks ? "\n" + *item.across_ranks : "");
 }
 
 Status WriteToStdout(const std::vector<RenderedRule>& rendered,
                      const stats::OutputSettings& settings, bool quiet) {
   bool first = true;
   for (const RenderedRule& item : rendered) {
-    if (item.skip_note) {
-      Note("SKIPPED: " + *item.skip_note, quiet);
-      continue;
-    }
+    NoteSkipped(item, quiet);
+    if (item.skipped) continue;
     if (!settings.format->titled) NoteWindow(item, quiet);
     if (!item.rows && !settings.format->titled) {
       NoteNothingFound(item, quiet);
       continue;
     }
     const std::string text =
-        (first ? "" : "\n") + (settings.format->titled ? TitledText(item) : *item.rows);
+        (first ? "" : "\n") + (settings.format->titled ? TitledText(item) : UntitledText(item));
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
       return Status::Error("cannot write the findings to stdout");
     }
@@ -104,29 +178,40 @@ Status WriteToStdout(const std::vector<RenderedRule>& rendered,
   return Status::Ok();
 }
 
+// A rule's files: its rows, then its summary across ranks when there is one.
+std::vector<std::pair<std::string, const std::string*>> OutputFiles(
+    const RenderedRule& item, const stats::OutputSettings& settings, const std::string& prefix) {
+  std::vector<std::pair<std::string, const std::string*>> files;
+  if (!item.rows) return files;
+  const std::string stem = item.request.FileStem();
+  const std::string extension(settings.format->extension);
+  files.emplace_back(stats::OutputPath(prefix, stem, extension), &*item.rows);
+  if (item.across_ranks) {
+    files.emplace_back(stats::OutputPath(prefix, stem + "_ranks", extension), &*item.across_ranks);
+  }
+  return files;
+}
+
 // Checks every target before writing the first, so that a failure leaves no file behind.
 Status WriteToFiles(const std::vector<RenderedRule>& rendered,
                     const stats::OutputSettings& settings, const AnalyzeOptions& options) {
-  std::vector<std::string> paths;
   for (const RenderedRule& item : rendered) {
-    paths.push_back(
-        stats::OutputPath(options.output, item.request.FileStem(), settings.format->extension));
-    if (!item.rows) continue;
-    PROF_RETURN_IF_ERROR(stats::CheckOutputFile(paths.back(), options.force_overwrite));
-  }
-  for (size_t i = 0; i < rendered.size(); ++i) {
-    const RenderedRule& item = rendered[i];
-    if (item.skip_note) {
-      Note("SKIPPED: " + *item.skip_note, options.quiet);
-      continue;
+    for (const auto& [path, text] : OutputFiles(item, settings, options.output)) {
+      PROF_RETURN_IF_ERROR(stats::CheckOutputFile(path, options.force_overwrite));
     }
+  }
+  for (const RenderedRule& item : rendered) {
+    NoteSkipped(item, options.quiet);
+    if (item.skipped) continue;
     NoteWindow(item, options.quiet);
     if (!item.rows) {
       NoteNothingFound(item, options.quiet);
       continue;
     }
-    PROF_RETURN_IF_ERROR(stats::WriteOutputFile(paths[i], *item.rows));
-    Note("wrote " + paths[i], options.quiet);
+    for (const auto& [path, text] : OutputFiles(item, settings, options.output)) {
+      PROF_RETURN_IF_ERROR(stats::WriteOutputFile(path, *text));
+      Note("wrote " + path, options.quiet);
+    }
   }
   return Status::Ok();
 }
@@ -134,16 +219,25 @@ Status WriteToFiles(const std::vector<RenderedRule>& rendered,
 }  // namespace
 
 Status RunAnalyze(const std::string& report_path, const AnalyzeOptions& options) {
+  return RunAnalyze(std::vector<std::string>{report_path}, options);
+}
+
+Status RunAnalyze(const std::vector<std::string>& arguments, const AnalyzeOptions& options) {
   stats::OutputSettings settings;
   PROF_RETURN_IF_ERROR(stats::ResolveOutputSettings(options, &settings));
   std::vector<RuleRequest> requests;
   PROF_RETURN_IF_ERROR(SelectRules(options.rules, &requests));
-  storage::Database db;
-  PROF_RETURN_IF_ERROR(stats::OpenReportDatabase(report_path, &db));
+  if (arguments.empty()) return Status::Error("no report file given (prof analyze <report>...)");
+  std::vector<std::string> report_paths;
+  PROF_RETURN_IF_ERROR(stats::ExpandReportInputs(arguments, &report_paths));
 
-  std::vector<RenderedRule> rendered(requests.size());
+  std::vector<FileOutcome> files(report_paths.size());
+  PROF_RETURN_IF_ERROR(stats::ForEachReport(files.size(), options.jobs, [&](size_t i) {
+    return AnalyzeFile(report_paths[i], requests, settings, &files[i]);
+  }));
+  std::vector<RenderedRule> rendered;
   for (size_t i = 0; i < requests.size(); ++i) {
-    PROF_RETURN_IF_ERROR(Render(&db, requests[i], settings, &rendered[i]));
+    rendered.push_back(Render(requests[i], i, files, settings));
   }
   return settings.to_stdout ? WriteToStdout(rendered, settings, options.quiet)
                             : WriteToFiles(rendered, settings, options);

@@ -12,6 +12,11 @@
 //   format; in csv/tsv/json and in files it writes nothing and logs that sentence as a note.
 // - Column and table output put each rule's title and advice above its rows; csv/tsv/json and
 //   files hold the rows only.
+// - Several files, directories or patterns (stats/report_inputs.h): each rule's rows of every
+//   file form one table led by File (and Rank) columns, followed by its summary across the files
+//   (stats/rank_summary.h; files <prefix>_<rule>_ranks.<ext>). The files are read by `jobs`
+//   threads (stats/report_pool.h), each opened, analyzed and closed in turn; the output's order
+//   is the files' order.
 #pragma once
 
 #include <string>
@@ -26,8 +31,11 @@ struct AnalyzeOptions : stats::OutputOptions {
   // Rule names (rule_registry.h), each optionally followed by options ("gpu_gaps:gap=300");
   // empty: every default rule. `quiet` also silences the "no problem" notes for files.
   std::vector<std::string> rules;
+  // Report files read at once; 0: one per CPU this process may use.
+  int jobs = 0;
 };
 
 Status RunAnalyze(const std::string& report_path, const AnalyzeOptions& options);
+Status RunAnalyze(const std::vector<std::string>& arguments, const AnalyzeOptions& options);
 
 }  // namespace prof::analyze

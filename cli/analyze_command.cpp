@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <string>
+#include <vector>
 
 #include "analyze/analyze_runner.h"
 #include "analyze/rule_registry.h"
@@ -39,7 +40,10 @@ Examples:
   prof analyze -r gpu_gaps:gap=100,cuda_api_sync:nvtx=step report1.sqlite
       GPU gaps over 100 ms; synchronizing calls inside the first "step" NVTX range.
   prof analyze -r cuda_memcpy_async -f csv -o out report1.sqlite
-      Write out_cuda_memcpy_async.csv.)";
+      Write out_cuda_memcpy_async.csv.
+  prof analyze -r gpu_gaps:gap=1,nccl_overlap runs/
+      Every .sqlite file of runs/: the gaps and NCCL overlap of each rank, then each rule's
+      total across the ranks (min, median, max, outlier ranks).)";
   return text;
 }
 
@@ -55,15 +59,21 @@ class AnalyzeCommand : public Command {
         ->delimiter(',')
         ->allow_extra_args(false);  // one value per -r, so the report path stays positional
     AddOutputOptions(sub, "rule", OutputLists::kOne, &options_);
-    sub->add_option("report", report_path_,
-                    "The report: a .sqlite file from prof profile or nsys export")
+    AddJobsOption(sub, &options_.jobs);
+    sub->add_option(
+           "reports", report_paths_,
+           "The reports: .sqlite files from prof profile or nsys export, directories (their "
+           "*.sqlite "
+           "files, sorted by name) or quoted patterns ('runs/rank*.sqlite', sorted) (several: one "
+           "table per rule over all of them, with a File column, then a summary "
+           "across them)")
         ->required();
     return sub;
   }
 
   int Run() override {
     if (options_.quiet) spdlog::set_level(spdlog::level::err);
-    const Status status = analyze::RunAnalyze(report_path_, options_);
+    const Status status = analyze::RunAnalyze(report_paths_, options_);
     if (!status.ok()) {
       spdlog::error("error: {}", OneLine(status.message()));
       return 1;
@@ -73,7 +83,7 @@ class AnalyzeCommand : public Command {
 
  private:
   analyze::AnalyzeOptions options_;
-  std::string report_path_;
+  std::vector<std::string> report_paths_;
 };
 
 }  // namespace

@@ -22,6 +22,14 @@ CLI::Option* AddListOption(CLI::App* command, const std::string& names, std::str
 
 }  // namespace
 
+void AddJobsOption(CLI::App* command, int* jobs) {
+  command
+      ->add_option("-j,--jobs", *jobs,
+                   "Report files read at once, each by its own thread (default: the CPUs prof "
+                   "may use)")
+      ->check(CLI::PositiveNumber);
+}
+
 void AddOutputOptions(CLI::App* command, const std::string& item, OutputLists lists,
                       stats::OutputOptions* options) {
   if (lists == OutputLists::kNsysLists) {

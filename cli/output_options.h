@@ -14,6 +14,9 @@ namespace prof::cli {
 // (stats/output_plan.h).
 enum class OutputLists { kOne, kNsysLists };
 
+// -j/--jobs: how many report files prof stats and prof analyze read at once.
+void AddJobsOption(CLI::App* command, int* jobs);
+
 void AddOutputOptions(CLI::App* command, const std::string& item, OutputLists lists,
                       stats::OutputOptions* options);
 

@@ -38,7 +38,10 @@ Examples:
   prof stats -r osrt_sum -f tsv:nohdr -o @"sort -n -k2" report1.sqlite
       Pipe the rows, without the header, into a command (-f and -o split at commas).
   prof stats -r cuda_gpu_kern_sum rank0.sqlite rank1.sqlite
-      One table over both reports, each row led by its File (and Rank, when recorded).)";
+      One table over both reports, each row led by its File (and Rank, when recorded),
+      then the kernels' total times across the ranks: min, median, max, outlier ranks.
+  prof stats -r nvtx_sum -j 8 runs/
+      The same over every .sqlite file of runs/, eight files at a time.)";
 }
 
 class StatsCommand : public Command {
@@ -53,6 +56,7 @@ class StatsCommand : public Command {
         ->delimiter(',')
         ->allow_extra_args(false);  // one value per -r, so the report path stays positional
     AddOutputOptions(sub, "report", OutputLists::kNsysLists, &options_);
+    AddJobsOption(sub, &options_.jobs);
     help_reports_ = sub->add_option("--help-reports", help_report_,
                                     "List the reports; with a report name (or ALL), describe it")
                         ->expected(0, 1);
@@ -62,9 +66,12 @@ class StatsCommand : public Command {
                   "Accepted for nsys command lines; no effect (prof reads "
                   ".sqlite reports, already exported)");
     // Not required by CLI11: --help-reports needs no report (RunStats refuses none).
-    sub->add_option("reports", report_paths_,
-                    "The reports: .sqlite files from prof profile or nsys export (several: one "
-                    "table per report over all of them, with a File column)");
+    sub->add_option(
+        "reports", report_paths_,
+        "The reports: .sqlite files from prof profile or nsys export, directories (their *.sqlite "
+        "files, sorted by name) or quoted patterns ('runs/rank*.sqlite', sorted) (several: one "
+        "table per report over all of them, with a File column, then a summary "
+        "across them)");
     return sub;
   }
 

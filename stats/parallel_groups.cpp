@@ -1,6 +1,5 @@
 #include "stats/parallel_groups.h"
 
-#include <sched.h>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "stats/duration_groups.h"
+#include "stats/report_pool.h"
 
 namespace prof::stats {
 namespace {
@@ -22,12 +22,6 @@ namespace {
 constexpr int64_t kMinRowsPerSlice = 250000;
 // Past this many threads the scans compete for memory bandwidth rather than CPU.
 constexpr int64_t kMaxSlices = 16;
-
-int64_t UsableCpus() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
-}
 
 std::string QuoteIdentifier(std::string_view name) {
   std::string quoted = "\"";
@@ -250,8 +244,8 @@ void ParallelGroups(sqlite3_context* context, int argc, sqlite3_value** argv) {
   int64_t first = 0, last = 0;
   Status status = RowidRange(db, table, &first, &last);
   const int64_t rows = last >= first ? last - first + 1 : 0;
-  int64_t slices =
-      argc > 2 ? sqlite3_value_int64(argv[2]) : std::min(UsableCpus(), rows / kMinRowsPerSlice);
+  int64_t slices = argc > 2 ? sqlite3_value_int64(argv[2])
+                            : std::min<int64_t>(UsableCpus(), rows / kMinRowsPerSlice);
   slices = std::clamp<int64_t>(std::min(slices, rows), 1, kMaxSlices);
   // A database without a file (":memory:") cannot be opened again by the workers, and an SQLite
   // built without thread safety must not be used from several threads.

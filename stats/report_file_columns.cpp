@@ -9,6 +9,10 @@ ReportFileLabel MakeReportFileLabel(const std::string& path, std::optional<int64
   return {std::filesystem::path(path).filename().string(), rank};
 }
 
+std::string RankName(const ReportFileLabel& label) {
+  return label.rank ? std::to_string(*label.rank) : label.file;
+}
+
 void AppendLabeledRows(const ReportFileLabel& label, bool with_rank, const ResultTable& table,
                        ResultTable* combined) {
   if (combined->columns.empty()) {

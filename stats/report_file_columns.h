@@ -21,6 +21,9 @@ struct ReportFileLabel {
 // The label of `path`, with `rank`.
 ReportFileLabel MakeReportFileLabel(const std::string& path, std::optional<int64_t> rank);
 
+// How the across-ranks summary (rank_summary.h) names the file: its rank, else its base name.
+std::string RankName(const ReportFileLabel& label);
+
 // Appends the rows of `table` (one file's result) to `combined`, each preceded by the file's
 // cells: File, and Rank (NULL without a rank) when `with_rank`. The first table appended sets
 // `combined`'s columns; every later one must have the same columns (the same report's SQL).

@@ -13,7 +13,11 @@
 // - Several report files: each report runs over every file and prints one table, the rows of the
 //   files in the order given, each row led by the file's `File` (base name) and, when any file
 //   has a rank (MPI_RANKS), `Rank` column (report_file_columns.h). `Time (%)` stays a share
-//   within its file. With -o each report still goes to one file, <prefix>_<report>.<ext>.
+//   within its file. With -o each report still goes to one file, <prefix>_<report>.<ext>. After it
+//   comes the report's summary across the files (rank_summary.h; <prefix>_<report>_ranks.<ext>).
+// - Arguments may be directories and patterns (report_inputs.h). The files are read by `jobs`
+//   threads (report_pool.h), each file opened, queried and closed in turn, so memory holds the
+//   result tables, not the files; the output's order is the files' order.
 #pragma once
 
 #include <string>
@@ -28,10 +32,13 @@ struct StatsOptions : OutputOptions {
   // Report names (report_registry.h), each optionally followed by its options
   // ("cuda_gpu_kern_sum:base"); empty: every default report whose tables the file has.
   std::vector<std::string> reports;
+  // Report files read at once; 0: one per CPU this process may use.
+  int jobs = 0;
 };
 
 Status RunStats(const std::string& report_path, const StatsOptions& options);
-// The same over several files (one file: exactly RunStats of that file, no File column).
-Status RunStats(const std::vector<std::string>& report_paths, const StatsOptions& options);
+// The same over several files, directories or patterns (one file: exactly RunStats of that file,
+// no File column).
+Status RunStats(const std::vector<std::string>& arguments, const StatsOptions& options);
 
 }  // namespace prof::stats

@@ -32,6 +32,8 @@ struct ReaderCommand {
   std::string name;
   int error_exit_code;
   std::vector<std::string> (*args)(const std::string& report, const std::string& out_dir);
+  // prof stats and analyze read a directory's reports (stats/report_inputs.h).
+  bool reads_directories = false;
 };
 
 const std::vector<ReaderCommand>& ReaderCommands() {
@@ -39,19 +41,23 @@ const std::vector<ReaderCommand>& ReaderCommands() {
       {"stats", 1,
        [](const std::string& r, const std::string&) {
          return Args({"stats", r});
-       }},
+       },
+       true},
       {"stats_csv_files", 1,
        [](const std::string& r, const std::string& o) {
          return Args({"stats", "-f", "csv", "-o", o + "/out", r});
-       }},
+       },
+       true},
       {"analyze", 1,
        [](const std::string& r, const std::string&) {
          return Args({"analyze", r});
-       }},
+       },
+       true},
       {"analyze_csv_files", 1,
        [](const std::string& r, const std::string& o) {
          return Args({"analyze", "-r", "gpu_gaps,summary", "-f", "csv", "-o", o + "/out", r});
-       }},
+       },
+       true},
       {"diff", 2,
        [](const std::string& r, const std::string&) {
          return Args({"diff", r, r});
@@ -169,13 +175,14 @@ TEST_CASE("a view that never ends under a table's name is refused, not run", "[r
 TEST_CASE("readers name the system's reason when a report cannot be opened", "[robustness]") {
   const std::string dir = prof::test::MakeTempDir("unopenable");
   const std::string not_a_directory = Reports().valid + "/r.sqlite";
-  const std::vector<std::pair<std::string, std::string>> expected = {
-      {dir + "/missing.sqlite", "report file not found: " + dir + "/missing.sqlite"},
-      {dir, "cannot read " + dir + ": Is a directory"},
-      {not_a_directory, "cannot open " + not_a_directory + ": Not a directory"},
-  };
-  for (const auto& [path, message] : expected) {
-    for (const ReaderCommand& command : ReaderCommands()) {
+  for (const ReaderCommand& command : ReaderCommands()) {
+    const std::vector<std::pair<std::string, std::string>> expected = {
+        {dir + "/missing.sqlite", "report file not found: " + dir + "/missing.sqlite"},
+        {dir, command.reads_directories ? "directory " + dir + " has no .sqlite reports"
+                                        : "cannot read " + dir + ": Is a directory"},
+        {not_a_directory, "cannot open " + not_a_directory + ": Not a directory"},
+    };
+    for (const auto& [path, message] : expected) {
       const CommandResult result = RunCommand(command.args(path, dir));
       INFO(command.name << " on " << path);
       CHECK(result.exit_code == command.error_exit_code);

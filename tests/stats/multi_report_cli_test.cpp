@@ -1,5 +1,6 @@
 // `prof stats` over several reports at once (the ranks of a multi-GPU job): one table per report
-// with File and Rank columns, SKIPPED notes per file, one output file per report with -o.
+// with File and Rank columns and its summary across ranks, SKIPPED notes per file, one output file
+// per table with -o.
 #include <catch2/catch.hpp>
 
 #include "storage/global_id.h"
@@ -48,6 +49,10 @@ std::string RankReport(const std::string& name, uint32_t pid, int rank,
 
 const char* const kKernelHeader =
     "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n";
+// The summary across the files that follows the rows (stats/rank_summary.h).
+const char* const kAcrossRanksHeader =
+    "\nName,Ranks,Min Total Time (ns),Med Total Time (ns),Max Total Time (ns),Max Rank,"
+    "Outlier Ranks\n";
 
 TEST_CASE("prof stats on several reports leads each row with its file and rank",
           "[stats][cli][multi]") {
@@ -58,7 +63,8 @@ TEST_CASE("prof stats on several reports leads each row with its file and rank",
   CHECK(result.err.empty());
   CHECK(result.out == std::string("File,Rank,") + kKernelHeader +
                           "rank0.sqlite,0,100.0,40,2,20.0,20.0,10,30,14.1,gemm\n"
-                          "rank1.sqlite,1,100.0,40,1,40.0,40.0,40,40,0.0,gemm\n");
+                          "rank1.sqlite,1,100.0,40,1,40.0,40.0,40,40,0.0,gemm\n" +
+                          kAcrossRanksHeader + "gemm,2,40,40.0,40,0,\n");
 }
 
 TEST_CASE("prof stats on reports without ranks has no Rank column", "[stats][cli][multi]") {
@@ -68,7 +74,8 @@ TEST_CASE("prof stats on reports without ranks has no Rank column", "[stats][cli
   CHECK(result.exit_code == 0);
   CHECK(result.out == std::string("File,") + kKernelHeader +
                           "norank_a.sqlite,100.0,10,1,10.0,10.0,10,10,0.0,gemm\n"
-                          "norank_b.sqlite,100.0,20,1,20.0,20.0,20,20,0.0,gemm\n");
+                          "norank_b.sqlite,100.0,20,1,20.0,20.0,20,20,0.0,gemm\n" +
+                          kAcrossRanksHeader + "gemm,2,10,15.0,20,norank_b.sqlite,\n");
 }
 
 TEST_CASE("prof stats notes each report file without the data", "[stats][cli][multi]") {
@@ -78,7 +85,8 @@ TEST_CASE("prof stats notes each report file without the data", "[stats][cli][mu
   CHECK(result.exit_code == 0);
   CHECK(result.err == "prof: SKIPPED: " + empty + " does not contain CUDA kernel data.\n");
   CHECK(result.out == std::string("File,Rank,") + kKernelHeader +
-                          "skip_rank0.sqlite,0,100.0,10,1,10.0,10.0,10,10,0.0,gemm\n");
+                          "skip_rank0.sqlite,0,100.0,10,1,10.0,10.0,10,10,0.0,gemm\n" +
+                          kAcrossRanksHeader + "gemm,1,10,10.0,10,0,\n");
 }
 
 TEST_CASE("prof stats -o writes one combined file per report", "[stats][cli][multi]") {
@@ -93,6 +101,8 @@ TEST_CASE("prof stats -o writes one combined file per report", "[stats][cli][mul
         std::string("File,Rank,") + kKernelHeader +
             "files_rank0.sqlite,0,100.0,10,1,10.0,10.0,10,10,0.0,gemm\n"
             "files_rank1.sqlite,1,100.0,20,1,20.0,20.0,20,20,0.0,gemm\n");
+  CHECK(ReadFile(prefix + "_cuda_gpu_kern_sum_base_ranks.csv") ==
+        std::string(kAcrossRanksHeader).substr(1) + "gemm,2,10,15.0,20,1,\n");
 }
 
 TEST_CASE("prof stats fails on any bad file before printing", "[stats][cli][multi]") {
