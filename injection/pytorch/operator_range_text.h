@@ -5,6 +5,7 @@
 // shapes gives the bare name. Shapes and input op ids only with autograd-shapes-nvtx.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -19,5 +20,10 @@ using InputProducer = std::pair<uint64_t, int>;
 std::string OperatorRangeText(const char* name, int64_t sequence_nr, uint64_t op_id,
                               const std::vector<Shape>& shapes,
                               const std::vector<InputProducer>& producers);
+
+// The text without shapes (autograd-nvtx: every operator of every step), written NUL-terminated
+// into `buffer` without allocating; false when it does not fit (`capacity` bytes).
+bool FormatOperatorRange(const char* name, int64_t sequence_nr, uint64_t op_id, char* buffer,
+                         size_t capacity);
 
 }  // namespace prof::injection::pytorch

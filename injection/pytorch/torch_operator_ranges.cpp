@@ -84,6 +84,14 @@ void DescribeInputs(const at::RecordFunction& fn, std::vector<Shape>* shapes,
 
 template <bool kWithShapes>
 std::unique_ptr<at::ObserverContext> OnEnter(const at::RecordFunction& fn) {
+  if (!kWithShapes) {
+    // Every operator of every step: formatted on the stack, no allocation.
+    char text[512];
+    if (FormatOperatorRange(fn.name(), fn.seqNr(), fn.handle(), text, sizeof(text))) {
+      nvtxRangePushA(text);
+      return nullptr;
+    }
+  }
   std::vector<Shape> shapes;
   std::vector<InputProducer> producers;
   if (kWithShapes) DescribeInputs(fn, &shapes, &producers);

@@ -24,3 +24,20 @@ TEST_CASE("the shapes form lists input sizes and the producers of the inputs", "
         "aten::addmm, seq = 3, op_id = 10, sizes = [[2], [8, 256], [256, 2], [], []], "
         "input_op_ids = [(0,-1), (9,0), (4,0), (0,-1), (0,-1)]");
 }
+
+TEST_CASE("the allocation-free form gives the same text and refuses a buffer too small") {
+  using prof::injection::pytorch::FormatOperatorRange;
+  char text[64];
+  REQUIRE(FormatOperatorRange("aten::addmm", 7, 42, text, sizeof(text)));
+  CHECK(std::string(text) == "aten::addmm, seq = 7, op_id = 42");
+  REQUIRE(FormatOperatorRange("aten::empty", -1, 3, text, sizeof(text)));
+  CHECK(std::string(text) == "aten::empty, op_id = 3");
+  REQUIRE(FormatOperatorRange("aten::mm", -2, 5, text, sizeof(text)));
+  CHECK(std::string(text) == "aten::mm");
+  REQUIRE(FormatOperatorRange("aten::mm", 0, 18446744073709551615ull, text, sizeof(text)));
+  CHECK(std::string(text) == "aten::mm, seq = 0, op_id = 18446744073709551615");
+  // "aten::addmm, seq = 7, op_id = 42" is 32 characters: 33 bytes with the NUL.
+  CHECK(FormatOperatorRange("aten::addmm", 7, 42, text, 33));
+  CHECK_FALSE(FormatOperatorRange("aten::addmm", 7, 42, text, 32));
+  CHECK_FALSE(FormatOperatorRange("aten::addmm", 7, 42, text, 0));
+}
