@@ -444,6 +444,20 @@ if [[ " $sections " == *" pytorch "* ]]; then
   check "pytorch: operator and module ranges, every step's kernel inside an operator" $? \
     "exit $pytorch_rc; $(tail -3 "$work/pytorch.check")"
   cat "$work/pytorch.check"
+  # pytorch_op_sum's GPU columns against torch.profiler's CUDA time per operator, same steps.
+  timeout 300 python3 tests/gpu/pytorch_gpu_time.py --torch-profiler "$work/pytorch_gpu_time.torch.csv" \
+    > "$work/pytorch_gpu_time.torch.out" 2>&1
+  timeout 300 "$prof" profile -t cuda,nvtx --pytorch=autograd-nvtx -c cudaProfilerApi \
+    --capture-range-end=stop -f true \
+    -o "$work/pytorch_gpu_time" python3 tests/gpu/pytorch_gpu_time.py > "$work/pytorch_gpu_time.out" 2>&1
+  "$prof" stats -r pytorch_op_sum --format csv "$work/pytorch_gpu_time.sqlite" \
+    > "$work/pytorch_gpu_time.op_sum.csv" 2> "$work/pytorch_gpu_time.stats.err"
+  python3 tests/gpu/check_pytorch_gpu_time.py "$work/pytorch_gpu_time.op_sum.csv" \
+    "$work/pytorch_gpu_time.torch.csv" > "$work/pytorch_gpu_time.check" 2>&1
+  check "pytorch: pytorch_op_sum GPU time per operator as torch.profiler's" $? \
+    "$(summary_of "$work/pytorch_gpu_time.check")"
+  cat "$work/pytorch_gpu_time.check"
+  head -20 "$work/pytorch_gpu_time.op_sum.csv"
 fi
 
 if [[ " $sections " == *" gpu_metrics "* ]]; then
