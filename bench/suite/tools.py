@@ -17,6 +17,7 @@ class Tools:
     nsys: str | None
     nsys_env: dict = field(default_factory=dict)  # nsys's importer needs .device-libs there
     python: str = sys.executable
+    perf: str | None = shutil.which("perf")  # Linux's perf: the kernel's own sampler, a floor
     missing: dict = field(default_factory=dict)  # need -> why it is missing
 
     def binary(self, name):
@@ -67,6 +68,8 @@ def discover(prof, nsys, device_libs):
         previous = os.environ.get("LD_LIBRARY_PATH")
         libs = os.path.abspath(device_libs)
         tools.nsys_env["LD_LIBRARY_PATH"] = f"{libs}:{previous}" if previous else libs
+    if tools.perf is None:
+        tools.missing["perf"] = "perf not found (linux-perf)"
     if not _has_gpu():
         tools.missing["gpu"] = "no GPU (/dev/nvidia*)"
     state = _torch_state(tools.python)

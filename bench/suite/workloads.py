@@ -69,6 +69,17 @@ def prof_sampling(backtrace):
     return Mode(f"prof_sampling_{backtrace}", ("prof",), command)
 
 
+def perf_sampling():
+    """`perf record` sampling user call chains by frame pointers at prof's 1 kHz: what the kernel's
+    sampling interrupt costs on its own, the floor under any sampler of this machine."""
+    def command(tools, program, prefix):
+        argv = [tools.perf, "record", "-q", "-F", "1000", "-e", "cpu-clock", "-g", "-o",
+                prefix + ".perf.data"]
+        return Command(argv + program, report=prefix + ".perf.data")
+
+    return Mode("perf_sampling", ("perf",), command)
+
+
 def nsys_sampling():
     """nsys with its default CPU sampling and context switches, nothing traced."""
     def command(tools, program, prefix):
@@ -176,13 +187,13 @@ WORKLOADS = (
              ("bin:cpu_loop",), ("cpu_s",),
              lambda tools, sizes: [tools.binary("cpu_loop"), _pick(sizes, 600, 200)],
              (plain(), prof("none"), prof_sampling("fp"), prof_sampling("dwarf"),
-              nsys_sampling())),
+              perf_sampling(), nsys_sampling())),
     Workload("python_loop", "CPU sampling's cost: a pure-Python loop, fixed work",
              (), ("cpu_s",),
              lambda tools, sizes: [tools.python, os.path.join(WORKLOAD_DIR, "python_loop.py"),
                                    _pick(sizes, 20, 8)],
              (plain(), prof("none"), prof_sampling("fp"), prof_sampling("dwarf"),
-              nsys_sampling())),
+              perf_sampling(), nsys_sampling())),
     Workload("nvtx_events", "report end to end: NVTX ranges from 4 threads, paced",
              ("bin:nvtx_events",), ("emit_s",), _events_argv,
              (plain(), prof("nvtx"), nsys("nvtx"))),
