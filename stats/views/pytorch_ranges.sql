@@ -30,11 +30,15 @@ WITH
                     CASE WHEN instr(text, ', input_op_ids = ') > 0
                          THEN instr(text, ', input_op_ids = ') - instr(text, ', sizes = ') - 10
                          ELSE length(text) END)
-           END AS shapes
+           END AS shapes,
+           -- the number's prefix of "<seq>, op_id = ..." (CAST reads the leading integer)
+           CASE WHEN instr(text, ', seq = ') > 0 THEN
+             CAST(substr(text, instr(text, ', seq = ') + 8) AS INTEGER)
+           END AS seq
     FROM nvtx_ranges
     WHERE style = 'PushPop' AND domainId = 0 AND text GLOB '*, op_id = [0-9]*'
     UNION ALL
-    SELECT eventRow, globalTid, start, end, duration, 'module', text, NULL
+    SELECT eventRow, globalTid, start, end, duration, 'module', text, NULL, NULL
     FROM nvtx_ranges
     WHERE style = 'PushPop' AND domainName = 'PyTorch' AND text GLOB '?* (?*)'
       AND length(text) - length(replace(text, ' ', '')) = 1
@@ -62,6 +66,9 @@ SELECT
   nested.name,
   -- the operator's input sizes (`[[8, 1, 8, 8], [4, 1, 3, 3], [4], ...]`); NULL without them
   nested.shapes,
+  -- the operator's autograd sequence number (`seq = N`): a backward node carries its forward
+  -- operator's; NULL for modules and for operators without one
+  nested.seq,
   -- the range: thread, start, end, duration (ns), NVTX_EVENTS rowid
   nested.globalTid, nested.start, nested.end, nested.duration, nested.eventRow,
   -- this range's id and its direct parent's (the innermost enclosing range of the same kind on

@@ -104,17 +104,65 @@ TEST_CASE("pytorch_op_sum:shapes splits the training loop's operators by input s
   CHECK(calls["aten::addmm [[2], [8, 256], [256, 2], [], []]"] == "4");
 }
 
+// pytorch_module_sum's rows of one pass ("forward" or "backward"), keyed by module.
+Sums ModuleSums(const Rows& rows, const std::string& pass) {
+  Sums sums;
+  for (const auto& row : rows) {
+    if (row[10] == pass)
+      sums[row[11]] = {std::stoll(row[9]), std::stoll(row[1]), std::stoll(row[3])};
+  }
+  return sums;
+}
+
 TEST_CASE("pytorch_module_sum matches the module ranges of a training loop", "[pytorch][torch]") {
   if (!HasTorch() || !HasOperatorRanges()) return;
   const TrainingRun run = ProfileBoth();
   const Rows rows = StatsRows(run.report, "pytorch_module_sum:sort=calls");
-  const Sums reported = ReportedSums(rows);
+  const Sums reported = ModuleSums(rows, "forward");
   CHECK(reported == ExpectedSums(run.report, kModuleRanges));
   CHECK(reported.size() == 4);
   for (const char* name : {"Net (Net)", "Net.conv (Conv2d)", "Net.fc (Linear)",
                            "CrossEntropyLoss (CrossEntropyLoss)"}) {
     INFO(name);
     CHECK(std::get<0>(reported.at(name)) == kTrainingSteps);
+  }
+}
+
+TEST_CASE("pytorch_module_sum gives each module the backward nodes of its operators",
+          "[pytorch][torch]") {
+  if (!HasTorch() || !HasOperatorRanges()) return;
+  const TrainingRun run = ProfileBoth();
+  const Sums reported = ModuleSums(StatsRows(run.report, "pytorch_module_sum"), "backward");
+  // The model's nodes by name, summed from the raw rows: Linear's addmm and t, Conv2d's
+  // convolution, the loss's two; Net's own forward ran relu and flatten (the rest).
+  const Rows nodes = QueryRows(
+      run.report,
+      "SELECT substr(text, 1, instr(text, ',') - 1), count(*), sum(end - start) FROM NVTX_EVENTS "
+      "WHERE eventType = 59 AND domainId = 0 AND text GLOB '*Backward[0-9], seq = *' GROUP BY 1");
+  const std::map<std::string, std::string> module_of = {
+      {"AddmmBackward0", "Net.fc (Linear)"},
+      {"TBackward0", "Net.fc (Linear)"},
+      {"ConvolutionBackward0", "Net.conv (Conv2d)"},
+      {"NllLossBackward0", "CrossEntropyLoss (CrossEntropyLoss)"},
+      {"LogSoftmaxBackward0", "CrossEntropyLoss (CrossEntropyLoss)"}};
+  std::map<std::string, int64_t> self;
+  int64_t net_total = 0;
+  for (const auto& node : nodes) {
+    INFO(node[0]);
+    CHECK(std::stoll(node[1]) == kTrainingSteps);  // one node of each a step
+    const auto known = module_of.find(node[0]);
+    const std::string module = known == module_of.end() ? "Net (Net)" : known->second;
+    self[module] += std::stoll(node[2]);
+    if (module != "CrossEntropyLoss (CrossEntropyLoss)") net_total += std::stoll(node[2]);
+  }
+  REQUIRE(self.size() == 4);  // relu's and flatten's nodes left for Net itself
+  CHECK(reported.size() == 4);
+  for (const auto& [module, time] : self) {
+    INFO(module);
+    REQUIRE(reported.count(module) == 1);
+    CHECK(std::get<0>(reported.at(module)) == kTrainingSteps);
+    CHECK(std::get<1>(reported.at(module)) == time);
+    CHECK(std::get<2>(reported.at(module)) == (module == "Net (Net)" ? net_total : time));
   }
 }
 

@@ -132,18 +132,53 @@ TEST_CASE("pytorch_op_sum leaves the GPU columns empty without GPU work", "[pyto
         Row{"15.8", "300", "52.6", "1000", "1000.0", "", "", "", "", "1", "aten::linear", ""});
 }
 
+Row ModuleColumns() {
+  Row columns(kOperatorColumns.begin(), kOperatorColumns.end() - 2);
+  columns.push_back("Pass");
+  columns.push_back("Module");
+  return columns;
+}
+
 TEST_CASE("pytorch_module_sum adds up module ranges", "[pytorch][stats]") {
   const ResultTable table = RunReport(GpuReport("module_sum"), "pytorch_module_sum");
-  Row columns(kOperatorColumns.begin(), kOperatorColumns.end() - 2);
-  columns.push_back("Module");
-  CHECK(table.columns == columns);
+  CHECK(table.columns == ModuleColumns());
   // Net: 2600 - 1000 - 700 = 900 self, every kernel (340) but none of its own. Summed self 2600.
+  // Backward: AddmmBackward0 (seq 1, 400 ns on T2) was made by the addmm in Net.fc, inside Net.
   CHECK(Texts(table) == TextRows{{"38.5", "1000", "38.5", "1000", "1000.0", "41.2", "140", "140",
-                                  "140.0", "1", "Net.fc (Linear)"},
+                                  "140.0", "1", "forward", "Net.fc (Linear)"},
                                  {"34.6", "900", "100.0", "2600", "2600.0", "0.0", "0", "340",
-                                  "340.0", "1", "Net (Net)"},
+                                  "340.0", "1", "forward", "Net (Net)"},
                                  {"26.9", "700", "26.9", "700", "700.0", "58.8", "200", "200",
-                                  "200.0", "1", "Net.fc2 (Linear)"}});
+                                  "200.0", "1", "forward", "Net.fc2 (Linear)"},
+                                 {"100.0", "400", "100.0", "400", "400.0", "", "0", "0", "0.0", "1",
+                                  "backward", "Net.fc (Linear)"},
+                                 {"0.0", "0", "100.0", "400", "400.0", "", "0", "0", "0.0", "1",
+                                  "backward", "Net (Net)"}});
+}
+
+TEST_CASE("pytorch_module_sum gives each backward node to the module that made it",
+          "[pytorch][stats]") {
+  // seq 0: aten::linear and its aten::t both carry it; the later one (aten::t) made the node, in
+  // Net.fc. seq 2: the second addmm, in Net.fc2. seq 7: no operator made it. Pid 200 has no
+  // operator of seq 1, so its node stays out.
+  const std::string backward_rows =
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (500, 550, 59, 'TBackward0, seq = 0, op_id = 6', $T2, 0),"
+      " (600, 900, 59, 'AddmmBackward0, seq = 2, op_id = 7', $T2, 0),"
+      " (920, 990, 59, 'MulBackward0, seq = 7, op_id = 8', $T2, 0),"
+      " (0, 5000, 59, 'AddmmBackward0, seq = 1, op_id = 1', $P2, 0);";
+  const std::string report = MakeReport(
+      "module_backward", {"NVTX_EVENTS"},
+      ReplaceAll(WithIds(std::string(kRangeRows) + backward_rows), {{"$P2", Tid(200, 1)}}));
+  const ResultTable table = RunReport(report, "pytorch_module_sum");
+  TextRows backward;
+  for (const Row& row : Texts(table)) {
+    if (row[10] == "backward") backward.push_back({row[1], row[3], row[9], row[11]});
+  }
+  // self, total, calls, module: Net.fc 400 + 50, Net.fc2 300, Net both through its children.
+  CHECK(backward == TextRows{{"450", "450", "1", "Net.fc (Linear)"},
+                             {"300", "300", "1", "Net.fc2 (Linear)"},
+                             {"0", "750", "1", "Net (Net)"}});
 }
 
 }  // namespace
