@@ -33,51 +33,23 @@ WITH
            coalesce(gpu.gpuTime, 0) - coalesce(child_gpu.childGpuTime, 0) AS selfGpuTime
     FROM picked AS r LEFT JOIN gpu USING (id) LEFT JOIN child_gpu USING (id)
   ),
-  -- A module's backward (kind 'module_backward'): the backward nodes (`AddmmBackward0, seq = 4`)
-  -- of the operators its forward ran. A node carries the sequence number of the forward operator
-  -- that made it; that operator is the last one of its process with the number (the counter
-  -- moves on once a node is made) and belongs to the innermost module range around it on its
-  -- thread, and so to that module's enclosing modules too.
-  makers AS (
-    SELECT id, globalTid, end, pid, seq, lastModule FROM (
-      SELECT id, globalTid, end, kind, name, seq, globalTid >> 24 & 16777215 AS pid,
-             max(CASE WHEN kind = 'module' THEN id END) OVER (
-               PARTITION BY globalTid ORDER BY id ROWS UNBOUNDED PRECEDING) AS lastModule,
-             row_number() OVER (
-               PARTITION BY globalTid >> 24 & 16777215, kind, seq, name GLOB '*Backward*'
-               ORDER BY id DESC) AS latest
-      FROM picked)
-    WHERE kind = 'operator' AND seq IS NOT NULL AND name NOT GLOB '*Backward*' AND latest = 1
-  ),
-  -- the innermost module that encloses each maker: the last module opened before it on its
-  -- thread, else that module's enclosing ones (modules nest, so one of them encloses it or none)
-  maker_modules(id, moduleId) AS (
-    SELECT id, lastModule FROM makers WHERE lastModule IS NOT NULL
-    UNION ALL
-    SELECT mm.id, m.parentId
-    FROM maker_modules AS mm JOIN makers AS o ON o.id = mm.id JOIN picked AS m ON m.id = mm.moduleId
-    WHERE m.end < o.end AND m.parentId IS NOT NULL
-  ),
-  maker_module AS (
-    SELECT mm.id, mm.moduleId, o.pid, o.seq
-    FROM maker_modules AS mm JOIN makers AS o ON o.id = mm.id JOIN picked AS m ON m.id = mm.moduleId
-    WHERE m.end >= o.end
-  ),
-  -- each backward node under its module (direct 1) and that module's enclosing ones (direct 0)
+  -- A module's backward (kind 'module_backward'): the backward nodes of the operators its forward
+  -- ran (pytorch_ranges' backwardModuleId: direct 1), and for its total its child modules' nodes
+  -- (direct 0).
   node_modules(nodeId, moduleId, direct) AS (
-    SELECT b.id, mm.moduleId, 1
-    FROM ranges AS b JOIN maker_module AS mm
-      ON mm.pid = b.globalTid >> 24 & 16777215 AND mm.seq = b.seq
-    WHERE b.kind = 'operator' AND b.name GLOB '*Backward*'
+    SELECT id, backwardModuleId, 1 FROM picked WHERE backwardModuleId IS NOT NULL
     UNION ALL
     SELECT nm.nodeId, m.parentId, 0
     FROM node_modules AS nm JOIN picked AS m ON m.id = nm.moduleId
     WHERE m.parentId IS NOT NULL
   ),
   backward AS (
-    SELECT m.name, nm.moduleId, sum(b.duration) AS totalTime, sum(b.duration * nm.direct) AS selfTime,
-           sum(b.gpuTime) AS gpuTime, sum(b.gpuTime * nm.direct) AS selfGpuTime
-    FROM node_modules AS nm JOIN ranges AS b ON b.id = nm.nodeId JOIN picked AS m ON m.id = nm.moduleId
+    SELECT m.name, nm.moduleId, sum(b.duration) AS totalTime,
+           sum(b.duration * nm.direct) AS selfTime, sum(b.gpuTime) AS gpuTime,
+           sum(b.gpuTime * nm.direct) AS selfGpuTime
+    FROM node_modules AS nm
+      JOIN ranges AS b ON b.id = nm.nodeId
+      JOIN picked AS m ON m.id = nm.moduleId
     GROUP BY nm.moduleId
   ),
   grouped AS (

@@ -58,6 +58,35 @@ WITH
   children AS (
     SELECT parentId AS id, sum(duration) AS childTime FROM nested WHERE parentId IS NOT NULL
     GROUP BY parentId
+  ),
+  -- A backward node (`AddmmBackward0, seq = 4`) carries the sequence number of the forward
+  -- operator that made it: the last operator of its process with that number (the counter moves
+  -- on once a node is made). The node belongs to the innermost module range around that operator
+  -- on its thread.
+  makers AS (
+    SELECT id, end, pid, seq, lastModule FROM (
+      SELECT id, end, kind, name, seq, globalTid >> 24 & 16777215 AS pid,
+             max(CASE WHEN kind = 'module' THEN id END) OVER (
+               PARTITION BY globalTid ORDER BY id ROWS UNBOUNDED PRECEDING) AS lastModule,
+             row_number() OVER (
+               PARTITION BY globalTid >> 24 & 16777215, kind, seq, name GLOB '*Backward*'
+               ORDER BY id DESC) AS latest
+      FROM nested)
+    WHERE kind = 'operator' AND seq IS NOT NULL AND name NOT GLOB '*Backward*' AND latest = 1
+  ),
+  -- the last module opened before the maker on its thread, else that module's enclosing ones:
+  -- modules nest, so one of them encloses the maker, or none does
+  maker_candidates(id, moduleId) AS (
+    SELECT id, lastModule FROM makers WHERE lastModule IS NOT NULL
+    UNION ALL
+    SELECT c.id, m.parentId
+    FROM maker_candidates AS c JOIN makers AS o ON o.id = c.id JOIN nested AS m ON m.id = c.moduleId
+    WHERE m.end < o.end AND m.parentId IS NOT NULL
+  ),
+  maker_modules AS (
+    SELECT o.pid, o.seq, c.moduleId
+    FROM maker_candidates AS c JOIN makers AS o ON o.id = c.id JOIN nested AS m ON m.id = c.moduleId
+    WHERE m.end >= o.end
   )
 SELECT
   -- 'operator' or 'module'
@@ -75,5 +104,11 @@ SELECT
   -- the thread; NULL for an outermost one)
   nested.id, nested.parentId,
   -- duration less the direct children's durations (ns)
-  nested.duration - coalesce(children.childTime, 0) AS selfTime
-FROM nested LEFT JOIN children USING (id);
+  nested.duration - coalesce(children.childTime, 0) AS selfTime,
+  -- a backward node's module: the id of the module range whose forward made it; else NULL
+  maker_modules.moduleId AS backwardModuleId
+FROM nested
+  LEFT JOIN children USING (id)
+  LEFT JOIN maker_modules
+    ON nested.kind = 'operator' AND nested.name GLOB '*Backward*'
+      AND maker_modules.pid = nested.globalTid >> 24 & 16777215 AND maker_modules.seq = nested.seq;

@@ -185,6 +185,27 @@ TEST_CASE("summary names the PyTorch operator and module of the gap findings", "
         " enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__.");
 }
 
+TEST_CASE("summary names the module whose backward a gap fell in", "[analyze][rules]") {
+  // The host code gap [21000,30000] (middle 25500) lies in aten::mm inside MmBackward0 (seq 4),
+  // the node made by the forward's aten::mm of seq 4, which ran in Net.fc (Linear).
+  const std::string ranges =
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (0, 0, 75, 'PyTorch', $T1, 1), (1000, 1500, 59, 'Net.fc (Linear)', $T1, 1),"
+      " (1100, 1400, 59, 'aten::mm, seq = 4, op_id = 5', $T1, 0),"
+      " (24000, 27000, 59, 'MmBackward0, seq = 4, op_id = 20', $T1, 0),"
+      " (25000, 26000, 59, 'aten::mm, op_id = 21', $T1, 0);";
+  const RuleOutput output =
+      RunRuleOn(GapCauseReport("summary_pytorch_backward", ranges), "summary:gap=1");
+  REQUIRE(!output.rows.empty());
+  const std::string& sentence = output.rows[0][4];
+  INFO(sentence);
+  const std::string ending =
+      "Most of that time was spent in aten::mm under the backward of Net.fc"
+      " (Linear).";
+  CHECK(sentence.size() > ending.size());
+  CHECK(sentence.compare(sentence.size() - ending.size(), ending.size(), ending) == 0);
+}
+
 TEST_CASE("summary finds nothing where nothing is wrong", "[analyze][rules]") {
   // Kernels [1000,2000] and [2200,3000]: a 200 ns gap, under the 100 us threshold, yet 10% of the
   // time idle, so not GPU-bound either; no copy.
