@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -122,6 +123,13 @@ void GpuMetricsSampler::Decode(uint32_t gpu, GpuState* state) {
       if (!std::isfinite(sample.values[i])) continue;
       pass_.push_back({gpu, static_cast<uint32_t>(sampled.metric_ids[i]), sample.start_timestamp,
                        time_ns, static_cast<int64_t>(std::llround(sample.values[i]))});
+    }
+    for (const MetricDifference& difference : sampled.differences) {
+      if (std::max(difference.minuend, difference.subtrahend) >= sample.values.size()) continue;
+      const double value = sample.values[difference.minuend] - sample.values[difference.subtrahend];
+      if (!std::isfinite(value)) continue;
+      pass_.push_back({gpu, static_cast<uint32_t>(difference.metric_id), sample.start_timestamp,
+                       time_ns, static_cast<int64_t>(std::llround(std::max(value, 0.0)))});
     }
   }
 }

@@ -21,6 +21,13 @@ namespace prof::collector {
 struct GpuMetric {
   std::string_view name;  // in the report: nsys's name
   std::string counter;    // CUPTI's metric: "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"
+  // A metric whose counter cannot be read beside the set's others is the difference of two of
+  // them (their names), at least 0, with `counter` empty: Hopper's Unallocated Warps
+  // (docs/gpu-metrics.md).
+  std::string_view minuend = {};
+  std::string_view subtrahend = {};
+
+  bool derived() const { return counter.empty(); }
 };
 
 struct MetricSet {

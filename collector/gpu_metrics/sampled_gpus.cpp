@@ -1,6 +1,8 @@
 #include "collector/gpu_metrics/sampled_gpus.h"
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 namespace prof::collector {
@@ -90,11 +92,34 @@ const MetricSet* SetFor(const GpuMetricsOptions& options, const GpuDevice& devic
   return set;
 }
 
+// The set's derived metrics whose two metrics are among `metric_ids` (what a sample's values hold).
+std::vector<MetricDifference> DifferencesOf(const MetricSet& set,
+                                            const std::vector<size_t>& metric_ids) {
+  auto value_index = [&](std::string_view name) -> std::optional<size_t> {
+    for (size_t i = 0; i < metric_ids.size(); ++i) {
+      if (set.metrics[metric_ids[i]].name == name) return i;
+    }
+    return std::nullopt;
+  };
+  std::vector<MetricDifference> differences;
+  for (size_t id = 0; id < set.metrics.size(); ++id) {
+    const GpuMetric& metric = set.metrics[id];
+    if (!metric.derived()) continue;
+    const std::optional<size_t> minuend = value_index(metric.minuend);
+    const std::optional<size_t> subtrahend = value_index(metric.subtrahend);
+    if (minuend && subtrahend) differences.push_back({id, *minuend, *subtrahend});
+  }
+  return differences;
+}
+
 // The metrics of `set` the chip lacks, as one note.
 void NoteMissingMetrics(const SampledGpu& gpu, std::vector<std::string>* notes) {
   std::string missing;
   for (size_t id = 0; id < gpu.set->metrics.size(); ++id) {
-    if (std::find(gpu.metric_ids.begin(), gpu.metric_ids.end(), id) != gpu.metric_ids.end()) {
+    if (std::find(gpu.metric_ids.begin(), gpu.metric_ids.end(), id) != gpu.metric_ids.end() ||
+        std::any_of(
+            gpu.differences.begin(), gpu.differences.end(),
+            [id](const MetricDifference& difference) { return difference.metric_id == id; })) {
       continue;
     }
     missing += (missing.empty() ? "" : ", ") + std::string(gpu.set->metrics[id].name);
@@ -128,13 +153,26 @@ std::vector<SampledGpu> StartSampling(const GpuMetricsOptions& options, PmSampli
     const MetricSet* set = SetFor(options, *device, &problems);
     if (set == nullptr) continue;
     std::vector<std::string> counters;
-    for (const GpuMetric& metric : set->metrics) counters.emplace_back(metric.counter);
+    std::vector<size_t> counter_ids;  // each counter's position in the set
+    for (size_t id = 0; id < set->metrics.size(); ++id) {
+      if (set->metrics[id].derived()) continue;
+      counters.emplace_back(set->metrics[id].counter);
+      counter_ids.push_back(id);
+    }
     PmStart start = api->Start(*device, counters, interval_ns);
     if (start.device == nullptr) {
       problems.Add(device->id, ReasonOf(start));
       continue;
     }
-    SampledGpu gpu{*device, set, std::move(start.collected), interval_ns, std::move(start.device)};
+    std::vector<size_t> metric_ids;
+    for (size_t index : start.collected) metric_ids.push_back(counter_ids.at(index));
+    std::vector<MetricDifference> differences = DifferencesOf(*set, metric_ids);
+    SampledGpu gpu{*device,
+                   set,
+                   std::move(metric_ids),
+                   std::move(differences),
+                   interval_ns,
+                   std::move(start.device)};
     NoteMissingMetrics(gpu, notes);
     sampled.push_back(std::move(gpu));
   }

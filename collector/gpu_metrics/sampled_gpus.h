@@ -14,10 +14,18 @@
 
 namespace prof::collector {
 
+// A derived metric of the set (GpuMetric::derived) whose two metrics are both collected.
+struct MetricDifference {
+  size_t metric_id = 0;  // its position in the set
+  size_t minuend = 0;    // positions in a sample's values
+  size_t subtrahend = 0;
+};
+
 struct SampledGpu {
   GpuDevice device;
   const MetricSet* set = nullptr;
   std::vector<size_t> metric_ids;  // positions in set->metrics of the metrics collected, in order
+  std::vector<MetricDifference> differences;
   uint64_t interval_ns = 0;
   std::unique_ptr<PmSamplingDevice> sampling;
 };

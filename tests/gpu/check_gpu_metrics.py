@@ -14,6 +14,8 @@ RANGES = ("copy", "gemm", "idle")
 DRAM = ("DRAM Read Bandwidth [Throughput %]", "DRAM Write Bandwidth [Throughput %]")
 TENSOR = "Tensor Active [Throughput %]"
 SMS = "SMs Active [Throughput %]"
+WARPS = "Compute Warps in Flight [Throughput %]"
+UNALLOCATED = "Unallocated Warps in Active SMs [Throughput %]"
 
 
 def tables(db):
@@ -106,6 +108,15 @@ def main():
         check("Tensor Active high in gemm", tensor >= 40, f"{tensor:.1f} % (>= 40)")
         idle = prof_means["idle"].get(SMS, 100)
         check("SMs Active about 0 in idle", idle <= 5, f"{idle:.1f} % (<= 5)")
+        # An elementwise copy kernel keeps most warp slots busy (an H100: 80 %, nsys's 80.5 %).
+        warps = prof_means["copy"].get(WARPS, 0)
+        check("Compute Warps high in copy", warps >= 50, f"{warps:.1f} % (>= 50)")
+        for name in ("copy", "gemm"):
+            mine = prof_means[name].get(UNALLOCATED)
+            theirs = nsys_means.get(name, {}).get(UNALLOCATED)
+            if mine is not None and theirs is not None:
+                check(f"Unallocated Warps in {name} within 5 points of nsys's",
+                      abs(mine - theirs) <= 5, f"prof {mine:.1f}, nsys {theirs:.1f}")
         for name in RANGES:
             expected = arguments.frequency * seconds[name]
             ratio = prof_counts[name] / expected if expected else 0

@@ -132,7 +132,9 @@ TEST_CASE("values CUPTI could not evaluate are left out") {
 TEST_CASE("metrics the chip lacks are named and the others sampled under their set ids") {
   RecordedCalls calls;
   RecordedDevice gpu = H200(0);
-  gpu.collected = {3, 8};  // SMs Active, DRAM Read Bandwidth
+  // SMs Active, DRAM Read Bandwidth: positions among the counters asked for, which leave out the
+  // derived Unallocated Warps (set position 7), so DRAM Read is counter 7 and metric 8.
+  gpu.collected = {3, 7};
   PmSample sample;
   sample.start_timestamp = 0;
   sample.values = {55.0, 81.0};
@@ -148,6 +150,45 @@ TEST_CASE("metrics the chip lacks are named and the others sampled under their s
   REQUIRE(notes.size() == 1);
   CHECK(notes[0].rfind("GPU 0 (GH100) has no counters for GPC Clock Frequency [MHz], ", 0) == 0);
   CHECK(notes[0].find("DRAM Read") == std::string::npos);
+}
+
+TEST_CASE("Hopper's Unallocated Warps is SMs Active less Compute Warps, never below 0") {
+  RecordedCalls calls;
+  RecordedDevice gpu = H200(0);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Counters: 3 SMs Active, 6 Compute Warps in Flight.
+  PmSample busy = Sample(0, {0, 0, 0, 98.8, 0, 0, 80.5});
+  PmSample skewed = Sample(1, {0, 0, 0, 10.0, 0, 0, 12.0});  // counters read apart: 0, not -2
+  PmSample unevaluated = Sample(2, {0, 0, 0, nan, 0, 0, 3.0});
+  gpu.batches = {{busy, skewed, unevaluated}};
+  std::vector<std::string> notes;
+  const std::vector<GpuMetricValue> values = SampleAll(
+      prof::collector::StartGpuMetrics(AllDevices(), RecordedFactory({gpu}, &calls), &notes));
+  REQUIRE(calls.metrics.size() == 1);
+  CHECK(calls.metrics[0].size() == prof::collector::FindMetricSet("gh100")->metrics.size() - 1);
+  std::vector<int64_t> unallocated;
+  for (const GpuMetricValue& value : values) {
+    if (value.metric_id == 7) unallocated.push_back(value.value);
+  }
+  CHECK(unallocated == std::vector<int64_t>{18, 0});
+  CHECK(notes.empty());
+}
+
+TEST_CASE("a derived metric whose counters the chip lacks is named as missing") {
+  RecordedCalls calls;
+  RecordedDevice gpu = H200(0);
+  gpu.collected = {3};  // SMs Active only: no Compute Warps to subtract
+  PmSample sample;
+  sample.values = {50.0};
+  gpu.batches = {{sample}};
+  std::vector<std::string> notes;
+  const std::vector<GpuMetricValue> values = SampleAll(
+      prof::collector::StartGpuMetrics(AllDevices(), RecordedFactory({gpu}, &calls), &notes));
+  REQUIRE(values.size() == 1);
+  CHECK(values[0].metric_id == 3);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("Compute Warps in Flight [Throughput %], Unallocated Warps in Active SMs") !=
+        std::string::npos);
 }
 
 TEST_CASE("without permission one line names the fix and nothing samples") {

@@ -44,8 +44,10 @@ RecordedDevice H200WithTwoSamples() {
     sample.start_timestamp = kFirstSampleNs + index * kIntervalNs;
     sample.end_timestamp = sample.start_timestamp + kIntervalNs;
     sample.values.assign(metrics, 0.0);
+    // Values follow the counters asked for: the set less its derived Unallocated Warps (7).
     sample.values[3] = 10.0 * static_cast<double>(index + 1);  // SMs Active
-    sample.values[8] = 82.4;                                   // DRAM Read Bandwidth
+    sample.values[6] = 4.0 * static_cast<double>(index + 1);   // Compute Warps in Flight
+    sample.values[7] = 82.4;                                   // DRAM Read Bandwidth
     gpu.batches.push_back({sample});
   }
   return gpu;
@@ -132,6 +134,11 @@ TEST_CASE("recorded GPU metrics become nsys's rows in the report of a complete r
                                .at(0)));
   CHECK(QueryRows(session.report, "SELECT DISTINCT value FROM GPU_METRICS WHERE metricId = 8") ==
         Rows{{"82"}});
+  // Unallocated Warps in Active SMs: SMs Active less Compute Warps, under its own id.
+  CHECK(info[7][4] == "Unallocated Warps in Active SMs [Throughput %]");
+  CHECK(QueryRows(session.report,
+                  "SELECT value FROM GPU_METRICS WHERE metricId = 7 ORDER BY timestamp") ==
+        Rows{{"6"}, {"12"}, {"24"}});
   CHECK(QueryRows(session.report, "SELECT id, name, smCount, computeMajor FROM TARGET_INFO_GPU") ==
         Rows{{"0", "NVIDIA H200", "132", "9"}});
   CHECK(QueryRows(session.report,
