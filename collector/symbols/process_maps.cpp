@@ -1,11 +1,13 @@
 #include "collector/symbols/process_maps.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <charconv>
-#include <fstream>
-#include <iterator>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -159,10 +161,26 @@ StatusOr<ProcessMaps> ProcessMaps::ParseProcMaps(std::string_view text) {
 }
 
 StatusOr<ProcessMaps> ProcessMaps::SnapshotFromProc(int pid) {
-  std::string path = "/proc/" + std::to_string(pid) + "/maps";
-  std::ifstream file(path);
-  if (!file) return Status::Error("cannot read " + path);
-  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  // read(2) rather than a stream: the process may exit while its maps are read, and the read then
+  // fails with ESRCH, which libstdc++'s filebuf throws from an istreambuf_iterator.
+  const std::string path = "/proc/" + std::to_string(pid) + "/maps";
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::Error("cannot read " + path + ": " + std::strerror(errno));
+  std::string text;
+  char buffer[16384];
+  for (;;) {
+    const ssize_t got = read(fd, buffer, sizeof(buffer));
+    if (got > 0) {
+      text.append(buffer, static_cast<size_t>(got));
+    } else if (got == 0) {
+      break;
+    } else if (errno != EINTR) {
+      const int error = errno;
+      close(fd);
+      return Status::Error("cannot read " + path + ": " + std::strerror(error));
+    }
+  }
+  close(fd);
   return ParseProcMaps(text);
 }
 

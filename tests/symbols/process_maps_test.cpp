@@ -3,10 +3,12 @@
 
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "collector/symbols/process_table.h"
@@ -121,6 +123,23 @@ TEST_CASE("SnapshotFromProc reads a live process's mappings") {
   REQUIRE(stat("/proc/self/exe", &st) == 0);
   CHECK(code->identity.inode == st.st_ino);
   CHECK(!table.SnapshotFromProc(-5).ok());
+}
+
+TEST_CASE("SnapshotFromProc of processes that have ended is an error, never an exception") {
+  // A process reaped between opening its maps and reading them fails the read with ESRCH; these
+  // are the deterministic neighbours: a zombie (no address space left) and a reaped pid.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) _exit(0);
+  usleep(50000);  // a zombie until reaped
+  StatusOr<ProcessMaps> zombie = ProcessMaps::SnapshotFromProc(child);
+  if (zombie.ok()) CHECK(zombie.value().mappings().empty());
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  StatusOr<ProcessMaps> reaped = ProcessMaps::SnapshotFromProc(child);
+  REQUIRE(!reaped.ok());
+  CHECK(reaped.status().message().rfind("cannot read /proc/" + std::to_string(child) + "/maps: ",
+                                        0) == 0);
 }
 
 TEST_CASE("perf's register block unpacks by its mask, and unwind method ids are nsys's") {
