@@ -45,7 +45,7 @@ void RegisterSamplingFlags(CLI::App* profile, SamplingFlags* flags) {
       ->add_option("-s,--sample", flags->sample,
                    "Sample the CPU stacks of every thread of the program's process tree "
                    "(process-tree|none)")
-      ->default_str("none");
+      ->default_str("process-tree");
   profile
       ->add_option("--sampling-frequency", flags->frequency,
                    "Samples per second of a thread's CPU time (1-100000)")
@@ -67,7 +67,11 @@ void RegisterSamplingFlags(CLI::App* profile, SamplingFlags* flags) {
 }
 
 Status ParseSamplingFlags(const SamplingFlags& flags, collector::SamplingOptions* options) {
-  PROF_RETURN_IF_ERROR(ParseScope("--sample", flags.sample, &options->samples));
+  if (flags.sample.empty()) {
+    options->samples = options->by_default = true;
+  } else {
+    PROF_RETURN_IF_ERROR(ParseScope("--sample", flags.sample, &options->samples));
+  }
   options->context_switches = options->samples;
   if (!flags.cpuctxsw.empty()) {
     PROF_RETURN_IF_ERROR(ParseScope("--cpuctxsw", flags.cpuctxsw, &options->context_switches));

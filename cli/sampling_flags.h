@@ -15,7 +15,7 @@ namespace prof::cli {
 
 // The options' text as given (empty: not given).
 struct SamplingFlags {
-  std::string sample = "none";
+  std::string sample;
   std::string frequency;
   std::string period;
   std::string backtrace = "fp";

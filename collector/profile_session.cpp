@@ -505,14 +505,17 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   spec.descriptor_limit = RaiseDescriptorLimit();
   const bool nvtx_counter_time = StampsNvtxRangesWithCounter(options);
   // Who takes the CPU samples: the kernel, from outside the program, where perf_event_open is
-  // allowed; else each process of the program, with a CPU-time timer signal (libprof_core).
+  // allowed; else, when -s asked for them, each process of the program, with a CPU-time timer
+  // signal (libprof_core); else (the default) nobody.
   std::string perf_refusal;
   if (options.sampling.any()) {
     const Status probe = perf::PerfSession::Probe();
     if (!probe.ok()) perf_refusal = probe.message();
   }
   const uint32_t timer_sampling_hz =
-      options.sampling.samples && !perf_refusal.empty() ? options.sampling.frequency_hz : 0;
+      options.sampling.samples && !options.sampling.by_default && !perf_refusal.empty()
+          ? options.sampling.frequency_hz
+          : 0;
   spec.environment = BuildEnvironment(options, server->socket_path(), nvtx_counter_time,
                                       timer_sampling_hz, &session.environment_set);
   spec.discard_output = !options.show_output;
@@ -580,8 +583,11 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   }
   if (!perf_refusal.empty()) {
     spdlog::warn("warning: {}: {}", perf_refusal,
-                 options.sampling.samples
+                 timer_sampling_hz != 0
                      ? "the program samples itself (a CPU-time timer signal); no --cpuctxsw"
+                 : options.sampling.by_default
+                     ? "CPU sampling and --cpuctxsw are off (-s process-tree samples with a timer "
+                       "signal instead)"
                      : "--cpuctxsw is off");
   } else if (!sampling_problem.empty()) {
     spdlog::warn("warning: CPU sampling is off: {}; tracing the rest", sampling_problem);

@@ -14,6 +14,10 @@ struct SamplingOptions {
   perf::PerfBacktrace backtrace = perf::PerfBacktrace::kFramePointer;
   bool context_switches = false;  // --cpuctxsw=process-tree
   bool python_frames = false;     // --python-sampling: Python frames in samples of Python code
+  // On because -s was not given (nsys's default): where perf_event_open is refused, sampling and
+  // scheduling go off with a warning, as in nsys, rather than the program sampling itself with a
+  // timer signal, which only an explicit -s process-tree asks for.
+  bool by_default = false;
 
   bool any() const { return samples || context_switches; }
 };

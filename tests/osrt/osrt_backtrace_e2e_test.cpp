@@ -84,7 +84,7 @@ TEST_CASE("a call blocked longer than the backtrace threshold names the function
 TEST_CASE("without sampling or scheduling or with a threshold of 0 calls carry no backtrace",
           "[osrt][backtrace]") {
   for (const std::vector<std::string>& options :
-       {std::vector<std::string>{"--osrt-threshold=0"},
+       {std::vector<std::string>{"-s", "none", "--osrt-threshold=0"},
         std::vector<std::string>{"--cpuctxsw=process-tree", "--osrt-threshold=0",
                                  "--osrt-backtrace-threshold=0"}}) {
     INFO(options.back());

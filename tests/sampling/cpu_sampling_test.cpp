@@ -149,7 +149,7 @@ TEST_CASE("a program killed right after a CPU burst keeps its samples", "[sampli
 
 TEST_CASE("context switch tracing shows a sleeping thread switched out blocked and back in",
           "[sampling]") {
-  const SampledRun run = Profile("sampling_switches", {"--cpuctxsw", "process-tree"},
+  const SampledRun run = Profile("sampling_switches", {"-s", "none", "--cpuctxsw", "process-tree"},
                                  {TestProgram("sampled_program_fp"), "sleep"});
   // -s none: switches without samples.
   CHECK(Count(run.report, "SELECT count(*) FROM sqlite_master WHERE name = 'COMPOSITE_EVENTS'") ==
@@ -180,6 +180,33 @@ TEST_CASE("prof stats cpu_sample_sum names the hot function first", "[sampling]"
   const std::string first =
       stats.out.substr(header_end + 1, stats.out.find('\n', header_end + 1) - header_end - 1);
   CHECK(first.find(",hot_seventy,") != std::string::npos);
+}
+
+TEST_CASE("without -s prof samples and traces scheduling as nsys does by default", "[sampling]") {
+  const SampledRun run =
+      Profile("sampling_default", {}, {TestProgram("sampled_program_fp"), "split", "400"});
+  CheckSplit(run.report);
+  CHECK(Count(run.report, "SELECT count(*) FROM SCHED_EVENTS") > 0);
+  CHECK(run.result.err.find("warning") == std::string::npos);
+}
+
+TEST_CASE("without -s and with perf_event_open refused sampling is off and said once",
+          "[sampling]") {
+  // Only an explicit -s makes the program sample itself with a timer signal.
+  setenv("PROF_PERF_EVENTS", "off", 1);
+  const SampledRun run =
+      Profile("sampling_default_refused", {}, {TestProgram("sampled_program_fp"), "split", "400"});
+  unsetenv("PROF_PERF_EVENTS");
+  const std::string warning =
+      "prof: warning: perf_event_open refused (PROF_PERF_EVENTS=off): CPU sampling and --cpuctxsw "
+      "are off (-s process-tree samples with a timer signal instead)\n";
+  CHECK(run.result.err.find(warning) != std::string::npos);
+  CHECK(run.result.err.find("warning", run.result.err.find(warning) + warning.size()) ==
+        std::string::npos);
+  CHECK(Count(run.report,
+              "SELECT count(*) FROM sqlite_master WHERE name IN ('COMPOSITE_EVENTS', "
+              "'SCHED_EVENTS')") == 0);
+  CHECK(Count(run.report, "SELECT count(*) FROM PROCESSES") == 1);
 }
 
 TEST_CASE("with perf_event_open refused the program samples itself to the same 70/30 answer",
