@@ -40,12 +40,12 @@ loop_args=()
 run_mode() {  # run_mode <mode> <run>: the loop's output on stdout
   case $1 in
     plain) python3 "$loop_py" "${loop_args[@]}" ;;
-    prof) "$prof" profile -t cuda,nvtx -q -f true -o "$work/prof-$2" python3 "$loop_py" "${loop_args[@]}" ;;
-    prof_cuda) "$prof" profile -t cuda -q -f true -o "$work/prof-$2" python3 "$loop_py" "${loop_args[@]}" ;;
-    prof_nvtx) "$prof" profile -t nvtx -q -f true -o "$work/prof-$2" python3 "$loop_py" "${loop_args[@]}" ;;
-    prof_pystack) "$prof" profile -t cuda,nvtx --python-backtrace=cuda -q -f true -o "$work/prof-$2" \
+    prof) "$prof" profile -t cuda,nvtx -s none -q -f true -o "$work/prof-$2" python3 "$loop_py" "${loop_args[@]}" ;;
+    prof_cuda) "$prof" profile -t cuda -s none -q -f true -o "$work/prof-$2" python3 "$loop_py" "${loop_args[@]}" ;;
+    prof_nvtx) "$prof" profile -t nvtx -s none -q -f true -o "$work/prof-$2" python3 "$loop_py" "${loop_args[@]}" ;;
+    prof_pystack) "$prof" profile -t cuda,nvtx -s none --python-backtrace=cuda -q -f true -o "$work/prof-$2" \
                     python3 "$loop_py" "${loop_args[@]}" ;;
-    prof_alt) "${ALT_PROF:?prof_alt needs ALT_PROF}" profile -t cuda,nvtx -q -f true -o "$work/alt-$2" \
+    prof_alt) "${ALT_PROF:?prof_alt needs ALT_PROF}" profile -t cuda,nvtx -s none -q -f true -o "$work/alt-$2" \
                 python3 "$loop_py" "${loop_args[@]}" ;;
     nsys) LD_LIBRARY_PATH=$device_libs "$nsys" profile --trace=cuda,nvtx --sample=none --cpuctxsw=none \
             -f true -o "$work/nsys-$2" python3 "$loop_py" "${loop_args[@]}" ;;

@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 run_mode() {
   case $1 in
     plain) "$bench" "$iterations" ;;
-    *) "$prof" profile --trace="$1" -q -f true -o "$work/report-$1" "$bench" "$iterations" ;;
+    *) "$prof" profile --trace="$1" -s none -q -f true -o "$work/report-$1" "$bench" "$iterations" ;;
   esac
 }
 

@@ -51,7 +51,8 @@ def plain():
 def prof(trace):
     def command(tools, program, prefix):
         report = prefix + ".sqlite"
-        argv = [tools.prof, "profile", "-t", trace, "-q", "-f", "true", "-o", prefix]
+        # -s none: prof samples CPUs by default; the nsys modes turn sampling off too.
+        argv = [tools.prof, "profile", "-t", trace, "-s", "none", "-q", "-f", "true", "-o", prefix]
         return Command(argv + program, report=report, sqlite=report)
 
     return Mode("prof", ("prof",), command)
@@ -108,8 +109,8 @@ def prof_pytorch(modes):
     """prof with --pytorch (NVTX ranges of PyTorch's operators or calls), nothing else traced."""
     def command(tools, program, prefix):
         report = prefix + ".sqlite"
-        argv = [tools.prof, "profile", "-t", "nvtx", f"--pytorch={modes}", "-q", "-f", "true",
-                "-o", prefix]
+        argv = [tools.prof, "profile", "-t", "nvtx", f"--pytorch={modes}", "-s", "none", "-q",
+                "-f", "true", "-o", prefix]
         return Command(argv + program, report=report, sqlite=report)
 
     return Mode(f"prof_pytorch_{modes.replace('-', '_')}", ("prof",), command)

@@ -8,7 +8,8 @@
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
 # GPU_CHECKS (default "cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling
-# gpu_metrics bench") picks sections.
+# gpu_metrics bench") picks sections. prof runs compared with nsys's (--sample=none) pass -s none;
+# the others sample, prof's default.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${PROF_GPU_BUILD:-build-gpu}
@@ -58,7 +59,7 @@ done
 cuda_program() {
   local program=$1 mode=${2:-graph} name=$1
   [ "$mode" = node ] && name=$program.node
-  "$prof" profile -t cuda,nvtx --cuda-graph-trace="$mode" -f true -o "$work/$name.prof" \
+  "$prof" profile -t cuda,nvtx -s none --cuda-graph-trace="$mode" -f true -o "$work/$name.prof" \
     "$build/bin/$program" > "$work/$name.prof.out" 2>&1
   local rc=$?
   tail -3 "$work/$name.prof.out"
@@ -96,7 +97,7 @@ run_pair() {  # run_pair <name> <trace> <python script>: the script plain, under
   local name=$1 trace=$2 script=$3 t0 t1
   t0=$(seconds); python3 "$script" > "$work/$name.plain.out" 2>&1; local plain_rc=$?; t1=$(seconds)
   local plain_s; plain_s=$(elapsed "$t0" "$t1")
-  t0=$(seconds); "$prof" profile -t "$trace" -f true -o "$work/$name.prof" python3 "$script" > "$work/$name.prof.out" 2>&1; local prof_rc=$?; t1=$(seconds)
+  t0=$(seconds); "$prof" profile -t "$trace" -s none -f true -o "$work/$name.prof" python3 "$script" > "$work/$name.prof.out" 2>&1; local prof_rc=$?; t1=$(seconds)
   local prof_s; prof_s=$(elapsed "$t0" "$t1")
   t0=$(seconds); nsys_capture "$name" "$trace" python3 "$script"; local nsys_rc=$?; t1=$(seconds)
   local nsys_s; nsys_s=$(elapsed "$t0" "$t1")
@@ -189,7 +190,7 @@ if [[ " $sections " == *" training "* ]]; then
   # allocator's events) under both profilers: the same kernels, copies, syncs and event records.
   # How often the allocator polls its events, and so how many it creates, depends on timing.
   echo "== train_loop.py under prof and nsys (-t cuda,nvtx)"
-  "$prof" profile -t cuda,nvtx -q -f true -o "$work/train_loop.prof" python3 bench/workloads/train_loop.py \
+  "$prof" profile -t cuda,nvtx -s none -q -f true -o "$work/train_loop.prof" python3 bench/workloads/train_loop.py \
     > "$work/train_loop.prof.out" 2>&1
   train_rc=$?
   nsys_capture train_loop cuda,nvtx python3 bench/workloads/train_loop.py
@@ -392,7 +393,7 @@ if [[ " $sections " == *" sampling "* ]]; then
   echo "== CPU sampling with CUDA (torch_mix.py; perf_event_paranoid $paranoid)"
   info "sampling: host" "perf_event_paranoid $paranoid; $(nproc) CPUs; kernel $(uname -r)"
   torch_mix=tests/data/nsys-torch_mix/torch_mix.py
-  timeout 300 "$prof" profile -t cuda,nvtx -f true -o "$work/sampling_off" python3 "$torch_mix" \
+  timeout 300 "$prof" profile -t cuda,nvtx -s none -f true -o "$work/sampling_off" python3 "$torch_mix" \
     > "$work/sampling_off.out" 2>&1
   echo "without -s: exit $?; $(grep '^done' "$work/sampling_off.out")"
   for backtrace in fp dwarf; do
