@@ -5,9 +5,10 @@
 -- thread (a Linear's own operators are self time of the Linear); GPU time sums the GPU work whose
 -- CUDA call lies inside the module's call. Backward (with operator ranges, autograd-nvtx): the
 -- backward nodes made by the operators of the module's forward, tied by their sequence numbers;
--- self time is the nodes of the module's own operators, total time its child modules' too. Option sort=self_cpu (default), total_cpu, self_gpu, total_gpu or calls,
--- largest first (ties by name). Percentages are of the summed self CPU (or self GPU) time. Times
--- in ns. Reads the pytorch_range_sums view.
+-- self time is the nodes of the module's own operators, total time its child modules' too.
+-- Option sort=self_cpu (default), total_cpu, self_gpu, total_gpu or calls, largest first within
+-- each pass (ties by name). Percentages are of the pass's summed self CPU (or self GPU) time.
+-- Times in ns. Reads the pytorch_range_sums view.
 SELECT
   -- include: parts/pytorch_sum_columns.sql
   -- forward: the module's calls; backward: the backward nodes of the operators its forward ran

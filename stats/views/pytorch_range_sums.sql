@@ -44,7 +44,7 @@ WITH
     WHERE m.parentId IS NOT NULL
   ),
   backward AS (
-    SELECT m.name, nm.moduleId, sum(b.duration) AS totalTime,
+    SELECT m.name, sum(b.duration) AS totalTime,
            sum(b.duration * nm.direct) AS selfTime, sum(b.gpuTime) AS gpuTime,
            sum(b.gpuTime * nm.direct) AS selfGpuTime
     FROM node_modules AS nm

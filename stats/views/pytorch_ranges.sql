@@ -44,7 +44,8 @@ WITH
       AND length(text) - length(replace(text, ' ', '')) = 1
   ),
   ranges AS (
-    SELECT row_number() OVER (ORDER BY start, end DESC, globalTid, eventRow) AS id, picked.*
+    SELECT row_number() OVER (ORDER BY start, end DESC, globalTid, eventRow) AS id,
+           (globalTid >> 24) & 0xFFFFFF AS pid, picked.*
     FROM picked
   ),
   -- Operators and modules nest apart: the kind stands in for the NVTX domain of the nesting.
@@ -65,12 +66,11 @@ WITH
   -- on its thread.
   makers AS (
     SELECT id, end, pid, seq, lastModule FROM (
-      SELECT id, end, kind, name, seq, globalTid >> 24 & 16777215 AS pid,
+      SELECT id, end, kind, name, seq, pid,
              max(CASE WHEN kind = 'module' THEN id END) OVER (
                PARTITION BY globalTid ORDER BY id ROWS UNBOUNDED PRECEDING) AS lastModule,
              row_number() OVER (
-               PARTITION BY globalTid >> 24 & 16777215, kind, seq, name GLOB '*Backward*'
-               ORDER BY id DESC) AS latest
+               PARTITION BY pid, kind, seq, name GLOB '*Backward*' ORDER BY id DESC) AS latest
       FROM nested)
     WHERE kind = 'operator' AND seq IS NOT NULL AND name NOT GLOB '*Backward*' AND latest = 1
   ),
@@ -111,4 +111,4 @@ FROM nested
   LEFT JOIN children USING (id)
   LEFT JOIN maker_modules
     ON nested.kind = 'operator' AND nested.name GLOB '*Backward*'
-      AND maker_modules.pid = nested.globalTid >> 24 & 16777215 AND maker_modules.seq = nested.seq;
+      AND maker_modules.pid = nested.pid AND maker_modules.seq = nested.seq;
