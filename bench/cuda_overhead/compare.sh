@@ -9,7 +9,9 @@
 # ratio = (prof - plain) / (nsys - plain): below 1 means prof adds less than nsys; the same ratio of
 # the modes' fastest rounds follows.
 # Modes: plain (no profiler), prof (-t cuda,nvtx), prof_cuda (-t cuda), prof_nvtx (-t nvtx),
-# prof_pystack (-t cuda,nvtx --python-backtrace=cuda), prof_alt (another build's prof, ALT_PROF, -t
+# prof_pystack (-t cuda,nvtx --python-backtrace=cuda), floor_callbacks / floor_activity / floor_all
+# (no prof: CUPTI's own cost, libcupti_floor.so from cupti_floor.cpp, FLOOR_LIB; "all" is callbacks,
+# activity and the timestamp callback, everything prof asks CUPTI for), prof_alt (another build's prof, ALT_PROF, -t
 # cuda,nvtx: A/B comparisons), nsys (--trace=cuda,nvtx --sample=none --cpuctxsw=none). ITERATIONS (default 20000) sets the loop.
 # nsys's importer needs LD_LIBRARY_PATH=$PWD/.device-libs (docs/testing-gpu.md); it is set for the
 # nsys runs only (override with DEVICE_LIBS).
@@ -30,6 +32,7 @@ case ${WORKLOAD:-launch_loop} in
   *) echo "$0: WORKLOAD is launch_loop or train_loop" >&2; exit 2 ;;
 esac
 device_libs=${DEVICE_LIBS:-$PWD/.device-libs}
+floor_lib=${FLOOR_LIB:-$(cd "$(dirname "$prof")/../lib" && pwd)/libcupti_floor.so}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -45,6 +48,10 @@ run_mode() {  # run_mode <mode> <run>: the loop's output on stdout
     prof_nvtx) "$prof" profile -t nvtx -s none -q -f true -o "$work/prof-$2" python3 "$loop_py" "${loop_args[@]}" ;;
     prof_pystack) "$prof" profile -t cuda,nvtx -s none --python-backtrace=cuda -q -f true -o "$work/prof-$2" \
                     python3 "$loop_py" "${loop_args[@]}" ;;
+    floor_callbacks | floor_activity) CUPTI_FLOOR=${1#floor_} CUDA_INJECTION64_PATH=$floor_lib \
+                                        python3 "$loop_py" "${loop_args[@]}" ;;
+    floor_all) CUPTI_FLOOR=callbacks,activity,clock CUDA_INJECTION64_PATH=$floor_lib \
+                 python3 "$loop_py" "${loop_args[@]}" ;;
     prof_alt) "${ALT_PROF:?prof_alt needs ALT_PROF}" profile -t cuda,nvtx -s none -q -f true -o "$work/alt-$2" \
                 python3 "$loop_py" "${loop_args[@]}" ;;
     nsys) LD_LIBRARY_PATH=$device_libs "$nsys" profile --trace=cuda,nvtx --sample=none --cpuctxsw=none \

@@ -8,7 +8,7 @@
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
 # GPU_CHECKS (default "cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling
-# gpu_metrics bench") picks sections. prof runs compared with nsys's (--sample=none) pass -s none;
+# gpu_metrics bench breakdown") picks sections. prof runs compared with nsys's (--sample=none) pass -s none;
 # the others sample, prof's default.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,7 +16,7 @@ build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling pytorch gpu_metrics bench}
+sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling pytorch gpu_metrics bench breakdown}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -494,7 +494,7 @@ fi
 if [[ " $sections " == *" bench "* ]]; then
   echo "== CUDA overhead (bench/cuda_overhead: 20,000 tiny kernels, NVTX range each)"
   # 8 rounds of the three modes the budget compares fit one device call with the sections below;
-  # LAUNCH_MODES adds the breakdown (prof_cuda prof_nvtx prof_pystack).
+  # LAUNCH_MODES adds other modes; the breakdown section below splits the added time.
   MODES=${LAUNCH_MODES:-plain prof nsys} DEVICE_LIBS=$PWD/.device-libs \
     bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" "${LAUNCH_ROUNDS:-8}" | tee "$work/cuda_overhead.txt"
   info "cuda overhead" "$(tail -2 "$work/cuda_overhead.txt" | tr '\n' ';')"
@@ -506,6 +506,14 @@ if [[ " $sections " == *" bench "* ]]; then
   python3 bench/run.py --only nvtx_cpu,nvtx_events --nsys none --runs 2 --prof "$prof" \
     --json "$work/nvtx-bench.json" 2>&1 | grep -vE "^\s+round" | tee "$work/nvtx_bench.txt"
   info "nvtx floods" "$(grep -E "records prof dropped|report ready after exit, s" "$work/nvtx_bench.txt" | tr -s ' ' | tr '\n' ';')"
+fi
+
+if [[ " $sections " == *" breakdown "* ]]; then
+  echo "== Where launch_loop's added time goes: CUPTI alone (libcupti_floor.so), then prof's parts"
+  MODES="plain floor_callbacks floor_activity floor_all prof_cuda prof_nvtx prof nsys" \
+    DEVICE_LIBS=$PWD/.device-libs \
+    bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" "${BREAKDOWN_ROUNDS:-5}" | tee "$work/breakdown.txt"
+  info "launch_loop breakdown" "$(grep -E "^(floor|prof)" "$work/breakdown.txt" | awk '{print $1 " +" $6}' | tr '\n' ';')"
 fi
 
 echo; echo "== summary"
