@@ -51,7 +51,8 @@ void ChromeTraceWriter::AddEvent(const TimelineEvent& event) {
       AppendJsonArgs(event.args, &line_);
       EndEvent();
       return;
-    case EventKind::kNvtxStartEnd: {
+    case EventKind::kNvtxStartEnd:
+    case EventKind::kPytorchModuleBackward: {
       const std::string id = std::to_string(next_async_id_++);
       BeginEvent('b', category, event.name, event.pid, event.tid, event.start_ns);
       line_ += ",\"id\":" + id + ",\"args\":";

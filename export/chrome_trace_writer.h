@@ -3,8 +3,8 @@
 //
 // Mapping: a process/thread/GPU/stream track is a (pid, tid) named by process_name/thread_name
 // metadata events; push/pop ranges, OS runtime and CUDA API calls and GPU operations are complete
-// events ("X"), nested by time on their track; start/end ranges are async events ("b"/"e", one id
-// each) since they may overlap; marks are thread-scoped instants ("i"); a flow ("s" at the API
+// events ("X"), nested by time on their track; start/end ranges and PyTorch module backward slices
+// are async events ("b"/"e", one id each) since they may overlap or cut across the nesting; marks are thread-scoped instants ("i"); a flow ("s" at the API
 // call, "f" bound to the enclosing slice at each GPU operation) links launches to GPU work; counter
 // samples are counter events ("C", one series "value") of their process. Times
 // are microseconds with three decimals: nanosecond precision.

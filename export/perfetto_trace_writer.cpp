@@ -106,6 +106,7 @@ constexpr uint64_t kSequenceId = 1;
 constexpr std::string_view kCudaApiTrackName = "CUDA API";
 constexpr std::string_view kOsRuntimeTrackName = "OS runtime";
 constexpr std::string_view kNvtxStartEndTrackName = "NVTX start/end";
+constexpr std::string_view kModuleBackwardTrackName = "PyTorch module backward";
 
 }  // namespace
 
@@ -179,6 +180,9 @@ uint64_t PerfettoTraceWriter::TrackFor(const TimelineEvent& event) {
     case EventKind::kOsRuntime:
       return ChildTrack({event.pid, event.tid, Subtrack::kOsRuntime, 0}, thread,
                         kOsRuntimeTrackName);
+    case EventKind::kPytorchModuleBackward:
+      return ChildTrack({event.pid, event.tid, Subtrack::kModuleBackward, 0}, thread,
+                        kModuleBackwardTrackName);
     case EventKind::kNvtxStartEnd: {
       const size_t lane = LaneFor(event.pid, event.start_ns, event.end_ns);
       const uint64_t process = track_uuids_[TrackKey{event.pid, 0, Subtrack::kMain, 0}];

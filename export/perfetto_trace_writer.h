@@ -4,7 +4,8 @@
 // Mapping: one TrackDescriptor per process, thread, GPU (a process track) and GPU stream (a thread
 // track of its GPU), emitted before their events. Slices are TrackEvent BEGIN/END pairs, marks
 // INSTANT events. Slices on one track must nest, so each thread's CUDA API and OS runtime calls
-// get child tracks of the thread ("CUDA API", "OS runtime"), and NVTX start/end ranges, which may
+// get child tracks of the thread ("CUDA API", "OS runtime", "PyTorch module backward": those slices
+// are derived from the operator ranges and may cut across them), and NVTX start/end ranges, which may
 // overlap, are spread over as few "NVTX start/end" child tracks of their process as keep them
 // apart. A counter is a counter track (a child of its process) with one COUNTER event per sample.
 // A launch and its GPU operations share one flow id. Event names, categories and argument
@@ -42,7 +43,7 @@ class PerfettoTraceWriter : public TimelineSink {
 
  private:
   // Which track of a (pid, tid): the main one, or a child track of it.
-  enum class Subtrack { kMain, kCudaApi, kOsRuntime, kNvtxStartEndLane, kCounter };
+  enum class Subtrack { kMain, kCudaApi, kOsRuntime, kModuleBackward, kNvtxStartEndLane, kCounter };
   using TrackKey = std::tuple<int64_t, int64_t, Subtrack, size_t>;  // last: lane number
 
   uint64_t TrackFor(const TimelineEvent& event);

@@ -47,6 +47,10 @@ enum class EventKind {
   kGpuMemcpy,
   kGpuMemset,
   kGpuGraph,  // a whole CUDA graph launch (graphs traced as a whole, not node by node)
+  // A run of one module's backward nodes on a thread (--pytorch; export/sql/
+  // pytorch_module_backward.sql): derived from the operator ranges, so it may cut across their
+  // nesting, and is written like a start/end range.
+  kPytorchModuleBackward,
 };
 
 // The category written with each event ("cat" in Trace Event Format).
@@ -68,6 +72,8 @@ constexpr std::string_view EventCategory(EventKind kind) {
       return "cuda_memset";
     case EventKind::kGpuGraph:
       return "cuda_graph";
+    case EventKind::kPytorchModuleBackward:
+      return "pytorch";
   }
   return "";
 }
@@ -99,6 +105,8 @@ constexpr std::string_view EventKindName(EventKind kind) {
       return "memset";
     case EventKind::kGpuGraph:
       return "graph";
+    case EventKind::kPytorchModuleBackward:
+      return "pytorch_module_backward";
   }
   return "";
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "export/embedded_sql.h"
+#include "stats/report_registry.h"
 #include "storage/global_id.h"
 
 namespace prof::exporter {
@@ -87,6 +88,7 @@ class TimelineReader {
   Status ReadEvents() {
     Status status = Status::Ok();
     if (Has(kNvtxTable)) status = ReadNvtx();
+    if (status.ok() && Has(kNvtxTable)) status = ReadPytorchModuleBackward();
     if (status.ok() && Has(kOsrtTable)) status = ReadOsRuntime();
     if (status.ok() && Has(kCudaApiTable)) status = ReadCudaApi();
     for (const GpuTable& gpu : kGpuTables) {
@@ -270,6 +272,24 @@ class TimelineReader {
         color = ColorText(row.ColumnInt64(6));
         AddTextArg("color", color);
       }
+      sink_->AddEvent(event_);
+    });
+  }
+
+  // Only for a report with --pytorch's module ranges (the domain "PyTorch"): the views behind the
+  // slices cost a few seconds per 100,000 operator ranges.
+  Status ReadPytorchModuleBackward() {
+    bool has_modules = false;
+    PROF_RETURN_IF_ERROR(
+        ForEachRow("pytorch_domain.sql", [&](storage::Statement&) { has_modules = true; }));
+    if (!has_modules) return Status::Ok();
+    for (std::string_view view : {"nvtx_ranges", "pytorch_ranges"}) {
+      if (!db_->Exec(std::string(stats::ViewSql(view).value())).ok()) return QueryError(view);
+    }
+    return ForEachRow("pytorch_module_backward.sql", [&](storage::Statement& row) {
+      StartEvent(EventKind::kPytorchModuleBackward, row);
+      SetThread(row.ColumnInt64(3));
+      AddNumberArg("nodes", row.ColumnInt64(4));
       sink_->AddEvent(event_);
     });
   }

@@ -33,5 +33,50 @@ TEST_CASE("perfetto export of the NVTX fixture spreads overlapping start/end ran
   CHECK(SummarizePerfettoFile(out) == NvtxFixtureSummary());
 }
 
+TEST_CASE("perfetto export puts PyTorch module backward slices on a track of their thread",
+          "[export][perfetto][pytorch]") {
+  // --pytorch's ranges: Net.fc's forward ran t (seq 0) and addmm (seq 1). Their backward nodes ran
+  // on thread 2, each inside an engine range of its own, so the module's slice [2100, 2600] cuts
+  // across both engine ranges: on the thread's own track it would not nest, so it has a child
+  // track of the thread. (The decoder, like trace_summary.py for chrome's async slices, leaves
+  // such slices out of the overlap count.)
+  const std::string t1 = stats::test::Tid(100, 1);
+  const std::string t2 = stats::test::Tid(100, 2);
+  const std::string report = stats::test::MakeReport(
+      "export_perfetto_module_backward", {"NVTX_EVENTS"},
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (0, 0, 75, 'PyTorch', " +
+          t1 +
+          ", 1),"
+          " (0, 1000, 59, 'Net.fc (Linear)', " +
+          t1 +
+          ", 1),"
+          " (100, 200, 59, 'aten::t, seq = 0, op_id = 1', " +
+          t1 +
+          ", 0),"
+          " (300, 900, 59, 'aten::addmm, seq = 1, op_id = 2', " +
+          t1 +
+          ", 0),"
+          " (2000, 2300, 59, 'engine, op_id = 3', " +
+          t2 +
+          ", 0),"
+          " (2100, 2200, 59, 'AddmmBackward0, seq = 1, op_id = 4', " +
+          t2 +
+          ", 0),"
+          " (2400, 2700, 59, 'engine, op_id = 5', " +
+          t2 +
+          ", 0),"
+          " (2500, 2600, 59, 'TBackward0, seq = 0, op_id = 6', " +
+          t2 + ", 0);");
+  const std::string out =
+      prof::test::MakeTempDir("export_perfetto_module_backward_out") + "/trace.pftrace";
+  Export(report, "perfetto", out);
+  const Lines summary = SummarizePerfettoFile(out);
+  CHECK(WithPrefix(summary, "error ").empty());
+  CHECK(WithPrefix(summary, "overlap ").empty());
+  CHECK(CountsByCategory(summary)["pytorch"] == 1);
+  CHECK(stats::test::ReadFile(out).find("PyTorch module backward") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace prof::exporter::test

@@ -245,9 +245,11 @@ class Decoder {
             Error("slice end without a begin");
             continue;
           }
-          // Start/end lanes of a process overlap one another by design: as trace_summary.py
-          // leaves async slices out of the overlap count, so does this.
-          if (!owned_by_process) {
+          // Start/end lanes of a process overlap one another by design, and PyTorch module
+          // backward slices cut across the operator ranges of their thread: as
+          // trace_summary.py leaves async slices (chrome's form of both) out of the overlap
+          // count, so does this.
+          if (!owned_by_process && open.back()->category != "pytorch") {
             slices_[{pid, tid}].push_back(
                 {open.back()->ts, event.ts, open.back()->category, open.back()->name});
           }

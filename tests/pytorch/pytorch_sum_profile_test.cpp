@@ -4,6 +4,7 @@
 // push/pop stack walk; known counts per step; a report without operator ranges is skipped.
 #include <catch2/catch.hpp>
 #include <map>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -164,6 +165,49 @@ TEST_CASE("pytorch_module_sum gives each module the backward nodes of its operat
     CHECK(std::get<1>(reported.at(module)) == time);
     CHECK(std::get<2>(reported.at(module)) == (module == "Net (Net)" ? net_total : time));
   }
+}
+
+TEST_CASE("prof export gives the training loop's modules their backward slices",
+          "[pytorch][torch][export]") {
+  if (!HasTorch() || !HasOperatorRanges()) return;
+  const TrainingRun run = ProfileBoth();
+  const std::string out = prof::test::MakeTempDir("torch_module_backward_export") + "/t.jsonl";
+  const CommandResult exported =
+      RunCommand({ProfBinary(), "export", "--type", "jsonl", "-q", "-o", out, run.report});
+  INFO(exported.err);
+  REQUIRE(exported.exit_code == 0);
+  // (name, start, end) of each slice, in the export's start order; prof writes the fields in
+  // this order: ..."start_ns":<n>,"end_ns":<n>,"name":"<text>","args":...
+  Rows slices;
+  std::istringstream lines(stats::test::ReadFile(out));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("\"kind\":\"pytorch_module_backward\"") == std::string::npos) continue;
+    auto field = [&](const std::string& key, const std::string& end) {
+      const size_t at = line.find(key) + key.size();
+      return line.substr(at, line.find(end, at) - at);
+    };
+    slices.push_back({field("\"name\":\"", "\",\"args\""), field("\"start_ns\":", ","),
+                      field("\"end_ns\":", ",")});
+  }
+  // Autograd runs a step's seven nodes in this order: the loss's two, Linear's addmm and t, Net's
+  // own (flatten's and relu's), the convolution. A slice spans its run's first and last node.
+  const Rows nodes = QueryRows(
+      run.report,
+      "SELECT substr(text, 1, instr(text, ',') - 1), start, end FROM NVTX_EVENTS WHERE "
+      "eventType = 59 AND domainId = 0 AND text GLOB '*Backward[0-9], seq = *' ORDER BY start");
+  REQUIRE(nodes.size() == 7 * kTrainingSteps);
+  Rows expected;
+  for (int step = 0; step < kTrainingSteps; ++step) {
+    auto node = [&](int index) { return nodes[7 * step + index]; };
+    CHECK(node(0)[0] == "NllLossBackward0");
+    CHECK(node(2)[0] == "AddmmBackward0");
+    CHECK(node(6)[0] == "ConvolutionBackward0");
+    expected.push_back({"CrossEntropyLoss (CrossEntropyLoss) backward", node(0)[1], node(1)[2]});
+    expected.push_back({"Net.fc (Linear) backward", node(2)[1], node(3)[2]});
+    expected.push_back({"Net (Net) backward", node(4)[1], node(5)[2]});
+    expected.push_back({"Net.conv (Conv2d) backward", node(6)[1], node(6)[2]});
+  }
+  CHECK(slices == expected);
 }
 
 TEST_CASE("pytorch_op_sum prints as every report does", "[pytorch][torch]") {

@@ -14,10 +14,12 @@
 // Kernels, by the call that launched them on T1: [150,160] in aten::t: 30; [350,360] in the
 // first addmm: 100; [950,960] in aten::linear itself: 10; [2100,2110] in the second addmm: 200.
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include "stats/report_database.h"
 #include "stats/report_selection.h"
 #include "tests/stats/stats_test_util.h"
+#include "tests/support/test_support.h"
 
 namespace prof::stats::test {
 namespace {
@@ -179,6 +181,65 @@ TEST_CASE("pytorch_module_sum gives each backward node to the module that made i
   CHECK(backward == TextRows{{"450", "450", "1", "Net.fc (Linear)"},
                              {"300", "300", "1", "Net.fc2 (Linear)"},
                              {"0", "750", "1", "Net (Net)"}});
+}
+
+TEST_CASE("prof export gives each run of a module's backward nodes one slice",
+          "[pytorch][export]") {
+  // T3, in the order autograd ran them: seq 2 (Net.fc2's addmm), seq 1 and seq 0 (Net.fc's addmm
+  // and t: one run), seq 7 (no operator made it: no slice, no break), seq 1 again (a rise: the
+  // next pass, a run of its own). T2's node of seq 1 is Net.fc's; pid 200's has no maker.
+  const std::string backward_rows =
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+      " (100, 200, 59, 'AddmmBackward0, seq = 2, op_id = 6', $T3, 0),"
+      " (300, 400, 59, 'AddmmBackward0, seq = 1, op_id = 7', $T3, 0),"
+      " (450, 500, 59, 'TBackward0, seq = 0, op_id = 8', $T3, 0),"
+      " (600, 700, 59, 'MulBackward0, seq = 7, op_id = 9', $T3, 0),"
+      " (800, 900, 59, 'AddmmBackward0, seq = 1, op_id = 10', $T3, 0),"
+      " (0, 5000, 59, 'AddmmBackward0, seq = 1, op_id = 1', $P2, 0);";
+  const std::string report = MakeReport("module_backward_export", {"NVTX_EVENTS"},
+                                        ReplaceAll(WithIds(std::string(kRangeRows) + backward_rows),
+                                                   {{"$T3", Tid(100, 3)}, {"$P2", Tid(200, 1)}}));
+  const std::string out = prof::test::MakeTempDir("module_backward_export_out") + "/trace.jsonl";
+  const prof::test::CommandResult result = prof::test::RunCommand(
+      {prof::test::ProfBinary(), "export", "--type", "jsonl", "-q", "-o", out, report});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  std::vector<std::string> slices;
+  std::istringstream lines(ReadFile(out));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("\"kind\":\"pytorch_module_backward\"") != std::string::npos) {
+      slices.push_back(line);
+    }
+  }
+  auto slice = [](int tid, int start, int end, const std::string& module, int nodes) {
+    return "{\"type\":\"event\",\"kind\":\"pytorch_module_backward\",\"category\":\"pytorch\","
+           "\"pid\":100,\"tid\":" +
+           std::to_string(tid) + ",\"start_ns\":" + std::to_string(start) +
+           ",\"end_ns\":" + std::to_string(end) + ",\"name\":\"" + module +
+           " backward\",\"args\":{\"nodes\":" + std::to_string(nodes) + "}}";
+  };
+  CHECK(slices == std::vector<std::string>{slice(2, 0, 400, "Net.fc (Linear)", 1),
+                                           slice(3, 100, 200, "Net.fc2 (Linear)", 1),
+                                           slice(3, 300, 500, "Net.fc (Linear)", 2),
+                                           slice(3, 800, 900, "Net.fc (Linear)", 1)});
+}
+
+TEST_CASE("prof export adds no module backward slices without PyTorch module ranges",
+          "[pytorch][export]") {
+  // The operator ranges alone (--pytorch=autograd-nvtx): no domain PyTorch, so no slice.
+  const std::string report = MakeReport(
+      "module_backward_export_none", {"NVTX_EVENTS"},
+      WithIds("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+              " (0, 100, 59, 'aten::addmm, seq = 1, op_id = 1', $T1, 0),"
+              " (200, 300, 59, 'AddmmBackward0, seq = 1, op_id = 2', $T2, 0);"));
+  const std::string out = prof::test::MakeTempDir("module_backward_export_none_out") + "/t.jsonl";
+  const prof::test::CommandResult result = prof::test::RunCommand(
+      {prof::test::ProfBinary(), "export", "--type", "jsonl", "-q", "-o", out, report});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const std::string text = ReadFile(out);
+  CHECK(text.find("pytorch_module_backward") == std::string::npos);
+  CHECK(text.find("AddmmBackward0") != std::string::npos);
 }
 
 }  // namespace
