@@ -445,6 +445,13 @@ if [[ " $sections " == *" pytorch "* ]]; then
   check "pytorch: operator and module ranges, every step's kernel inside an operator" $? \
     "exit $pytorch_rc; $(tail -3 "$work/pytorch.check")"
   cat "$work/pytorch.check"
+  "$prof" export --type jsonl -q -f true -o "$work/pytorch.jsonl" "$work/pytorch.sqlite" \
+    > "$work/pytorch.export.out" 2>&1
+  python3 tests/gpu/check_module_backward.py "$work/pytorch.sqlite" "$work/pytorch.jsonl" \
+    > "$work/module_backward.check" 2>&1
+  check "pytorch: export's module backward slices on autograd's thread" $? \
+    "$(grep -c ^PASS "$work/module_backward.check") PASS; $(grep ^FAIL "$work/module_backward.check" | head -2 | tr '\n' ';')"
+  cat "$work/module_backward.check"
   # pytorch_op_sum's GPU columns against torch.profiler's CUDA time per operator, same steps.
   timeout 300 python3 tests/gpu/pytorch_gpu_time.py --torch-profiler "$work/pytorch_gpu_time.torch.csv" \
     > "$work/pytorch_gpu_time.torch.out" 2>&1
