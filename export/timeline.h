@@ -47,9 +47,9 @@ enum class EventKind {
   kGpuMemcpy,
   kGpuMemset,
   kGpuGraph,  // a whole CUDA graph launch (graphs traced as a whole, not node by node)
-  // A run of one module's backward nodes on a thread (--pytorch; export/sql/
-  // pytorch_module_backward.sql): derived from the operator ranges, so it may cut across their
-  // nesting, and is written like a start/end range.
+  // A run of one module's backward nodes on a thread, its child modules' included (--pytorch;
+  // export/sql/pytorch_module_backward.sql): derived from the operator ranges, so it may cut
+  // across their nesting; such slices nest among themselves.
   kPytorchModuleBackward,
 };
 

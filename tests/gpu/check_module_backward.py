@@ -12,7 +12,8 @@ import sqlite3
 import sys
 
 STEPS = 4
-MODULES = ("CrossEntropyLoss (CrossEntropyLoss)", "Net.fc (Linear)", "Net (Net)",
+# In start order, the enclosing slice first: Net's holds its children's (and its own nodes).
+MODULES = ("CrossEntropyLoss (CrossEntropyLoss)", "Net (Net)", "Net.fc (Linear)",
            "Net.conv (Conv2d)")
 
 
@@ -38,9 +39,15 @@ def main():
     engine = {event["tid"] for event in slices}
     check("slices on autograd's device thread, not the caller's", engine and not engine & callers,
           "slices on %s, backward() called on %s" % (sorted(engine), sorted(callers)))
-    order = [event["name"] for event in sorted(slices, key=lambda e: e["start_ns"])]
+    order = [event["name"] for event in sorted(slices, key=lambda e: (e["start_ns"], -e["end_ns"]))]
     expected = [module + " backward" for module in MODULES] * STEPS
-    check("autograd's order each step: the loss, fc, Net's own, conv", order == expected, order[:5])
+    check("autograd's order each step: the loss, then Net around fc and conv", order == expected,
+          order[:5])
+    net = [event for event in slices if event["name"] == "Net (Net) backward"]
+    inside = all(any(n["tid"] == e["tid"] and n["start_ns"] <= e["start_ns"] and
+                     e["end_ns"] <= n["end_ns"] for n in net)
+                 for e in slices if e["name"].startswith("Net."))
+    check("Net's slices enclose Net.fc's and Net.conv's", inside)
     return 1 if failed else 0
 
 

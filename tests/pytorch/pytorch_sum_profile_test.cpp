@@ -190,7 +190,8 @@ TEST_CASE("prof export gives the training loop's modules their backward slices",
                       field("\"end_ns\":", ",")});
   }
   // Autograd runs a step's seven nodes in this order: the loss's two, Linear's addmm and t, Net's
-  // own (flatten's and relu's), the convolution. A slice spans its run's first and last node.
+  // own (flatten's and relu's), the convolution. A slice spans its run's first and last node;
+  // Net's holds its children's, as its forward range does.
   const Rows nodes = QueryRows(
       run.report,
       "SELECT substr(text, 1, instr(text, ',') - 1), start, end FROM NVTX_EVENTS WHERE "
@@ -203,8 +204,8 @@ TEST_CASE("prof export gives the training loop's modules their backward slices",
     CHECK(node(2)[0] == "AddmmBackward0");
     CHECK(node(6)[0] == "ConvolutionBackward0");
     expected.push_back({"CrossEntropyLoss (CrossEntropyLoss) backward", node(0)[1], node(1)[2]});
+    expected.push_back({"Net (Net) backward", node(2)[1], node(6)[2]});
     expected.push_back({"Net.fc (Linear) backward", node(2)[1], node(3)[2]});
-    expected.push_back({"Net (Net) backward", node(4)[1], node(5)[2]});
     expected.push_back({"Net.conv (Conv2d) backward", node(6)[1], node(6)[2]});
   }
   CHECK(slices == expected);

@@ -183,7 +183,7 @@ TEST_CASE("pytorch_module_sum gives each backward node to the module that made i
                              {"0", "750", "1", "Net (Net)"}});
 }
 
-TEST_CASE("prof export gives each run of a module's backward nodes one slice",
+TEST_CASE("prof export gives each run of a module's backward nodes one slice nested as forward",
           "[pytorch][export]") {
   // T3, in the order autograd ran them: seq 2 (Net.fc2's addmm), seq 1 and seq 0 (Net.fc's addmm
   // and t: one run), seq 7 (no operator made it: no slice, no break), seq 1 again (a rise: the
@@ -218,10 +218,12 @@ TEST_CASE("prof export gives each run of a module's backward nodes one slice",
            ",\"end_ns\":" + std::to_string(end) + ",\"name\":\"" + module +
            " backward\",\"args\":{\"nodes\":" + std::to_string(nodes) + "}}";
   };
-  CHECK(slices == std::vector<std::string>{slice(2, 0, 400, "Net.fc (Linear)", 1),
-                                           slice(3, 100, 200, "Net.fc2 (Linear)", 1),
-                                           slice(3, 300, 500, "Net.fc (Linear)", 2),
-                                           slice(3, 800, 900, "Net.fc (Linear)", 1)});
+  // Net encloses Net.fc and Net.fc2 as in forward: its runs hold both children's nodes.
+  CHECK(slices == std::vector<std::string>{
+                      slice(2, 0, 400, "Net (Net)", 1), slice(2, 0, 400, "Net.fc (Linear)", 1),
+                      slice(3, 100, 500, "Net (Net)", 3), slice(3, 100, 200, "Net.fc2 (Linear)", 1),
+                      slice(3, 300, 500, "Net.fc (Linear)", 2), slice(3, 800, 900, "Net (Net)", 1),
+                      slice(3, 800, 900, "Net.fc (Linear)", 1)});
 }
 
 TEST_CASE("prof export adds no module backward slices without PyTorch module ranges",
