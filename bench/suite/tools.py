@@ -23,11 +23,17 @@ class Tools:
     def binary(self, name):
         return os.path.join(self.bin_dir, name)
 
+    def library(self, name):
+        """A library of prof's build: lib/ beside prof's bin/."""
+        return os.path.join(os.path.dirname(self.bin_dir), "lib", name)
+
     def skip_reason(self, needs):
         """The first missing need of `needs`, as a sentence, or None when all are present."""
         for need in needs:
             if need.startswith("bin:") and not os.access(self.binary(need[4:]), os.X_OK):
                 return f"{need[4:]} not built in {self.bin_dir}"
+            if need.startswith("lib:") and not os.path.exists(self.library(need[4:])):
+                return f"{need[4:]} not built beside {self.bin_dir}"
             if need in self.missing:
                 return self.missing[need]
         return None

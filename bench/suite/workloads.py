@@ -81,6 +81,18 @@ def perf_sampling():
     return Mode("perf_sampling", ("perf",), command)
 
 
+def cupti_floor():
+    """No profiler: CUPTI alone, asked for what prof asks (its API callbacks, activity kinds and
+    timestamp callback) by libcupti_floor.so (bench/cuda_overhead/cupti_floor.cpp), which does
+    nothing with them. The floor under any tracer that asks CUPTI for the same."""
+    def command(tools, program, prefix):
+        env = {"CUDA_INJECTION64_PATH": tools.library("libcupti_floor.so"),
+               "CUPTI_FLOOR": "callbacks,activity,clock"}
+        return Command(program, env=env)
+
+    return Mode("cupti_floor", ("lib:libcupti_floor.so",), command)
+
+
 def nsys_sampling():
     """nsys with its default CPU sampling and context switches, nothing traced."""
     def command(tools, program, prefix):
@@ -155,7 +167,7 @@ WORKLOADS = (
              ("torch_gpu", "gpu"), ("us_per_iter",),
              lambda tools, sizes: [tools.python, LAUNCH_LOOP, _pick(sizes, 20000, 2000),
                                    _pick(sizes, 2000, 200)],
-             (plain(), prof("cuda,nvtx"), nsys("cuda,nvtx"), torch_profiler())),
+             (plain(), cupti_floor(), prof("cuda,nvtx"), nsys("cuda,nvtx"), torch_profiler())),
     Workload("train_loop", "PyTorch training loop: conv net, DataLoader with 2 workers",
              ("torch_gpu", "gpu"), ("ms_per_step",),
              lambda tools, sizes: [tools.python, os.path.join(WORKLOAD_DIR, "train_loop.py"),

@@ -72,6 +72,17 @@ class BudgetTest(unittest.TestCase):
         self.assertEqual(verdicts["prof added / no profiler, us/iter"], "PASS")  # 0.5/8
         self.assertEqual(verdicts["kernels: prof - nsys"], "MISS")
         self.assertEqual(verdicts["NVTX ranges: prof - nsys"], "n/a")
+        self.assertEqual(verdicts[self.FLOOR_LINE], "n/a")  # no cupti_floor mode ran
+
+    FLOOR_LINE = "(prof added - CUPTI floor added) / CUPTI floor added, us/iter"
+
+    def test_cost_over_cuptis_floor(self):
+        def floor_verdict(floor_us):
+            return self.verdicts("launch_loop", {
+                "plain": {"us_per_iter": 8.0}, "cupti_floor": {"us_per_iter": floor_us},
+                "prof": {"us_per_iter": 8.5}})[self.FLOOR_LINE]
+        self.assertEqual(floor_verdict(8.45), "PASS")  # 0.5 / 0.45 - 1 = 0.11
+        self.assertEqual(floor_verdict(8.2), "MISS")  # 0.5 / 0.2 - 1 = 1.5
 
     def test_missing_mode_is_not_applicable(self):
         verdicts = self.verdicts("nvtx_cpu", {"plain": {"ns_per_pair": 2.0},
