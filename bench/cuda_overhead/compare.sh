@@ -10,9 +10,10 @@
 # the modes' fastest rounds follows.
 # Modes: plain (no profiler), prof (-t cuda,nvtx), prof_cuda (-t cuda), prof_nvtx (-t nvtx),
 # prof_pystack (-t cuda,nvtx --python-backtrace=cuda), floor_callbacks / floor_activity / floor_all
-# (no prof: CUPTI's own cost, libcupti_floor.so from cupti_floor.cpp, FLOOR_LIB; "all" is callbacks,
-# activity and the timestamp callback, everything prof asks CUPTI for), prof_alt (another build's prof, ALT_PROF, -t
-# cuda,nvtx: A/B comparisons), nsys (--trace=cuda,nvtx --sample=none --cpuctxsw=none). ITERATIONS (default 20000) sets the loop.
+# (no prof: CUPTI's own cost, libcupti_floor.so from cupti_floor.cpp, FLOOR_LIB; "all" is
+# callbacks, activity and the timestamp callback, everything prof asks CUPTI for), prof_alt
+# (another build's prof, ALT_PROF, -t cuda,nvtx: A/B comparisons), nsys (--trace=cuda,nvtx
+# --sample=none --cpuctxsw=none). ITERATIONS (default 20000) sets the loop.
 # nsys's importer needs LD_LIBRARY_PATH=$PWD/.device-libs (docs/testing-gpu.md); it is set for the
 # nsys runs only (override with DEVICE_LIBS).
 # Usage: compare.sh <prof> <nsys> [runs]

@@ -517,8 +517,9 @@ fi
 
 if [[ " $sections " == *" breakdown "* ]]; then
   echo "== Where launch_loop's added time goes: CUPTI alone (libcupti_floor.so), then prof's parts"
+  # 100,000 iterations: at 20,000 the plain loop's rounds spread wider than the parts measured.
   MODES="plain floor_callbacks floor_activity floor_all prof_cuda prof_nvtx prof nsys" \
-    DEVICE_LIBS=$PWD/.device-libs \
+    ITERATIONS=${BREAKDOWN_ITERATIONS:-100000} DEVICE_LIBS=$PWD/.device-libs \
     bash bench/cuda_overhead/compare.sh "$prof" "$nsys_bin" "${BREAKDOWN_ROUNDS:-5}" | tee "$work/breakdown.txt"
   info "launch_loop breakdown" "$(grep -E "^(floor|prof)" "$work/breakdown.txt" | awk '{print $1 " +" $6}' | tr '\n' ';')"
 fi
