@@ -13,25 +13,24 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <initializer_list>
 
+#include "injection/cuda/activity_buffers.h"
+#include "injection/cuda/activity_selection.h"
 #include "injection/cuda/api_selection.h"
 #include "injection/cuda/cupti_library.h"
 
 namespace {
 
 using prof::injection::cuda::CuptiFunctions;
-
-constexpr size_t kBufferBytes = 8 << 20;  // prof's activity buffer size
-constexpr uint32_t kFlushPeriodMs = 200;  // prof's
+using prof::injection::cuda::kActivityBufferBytes;
 
 CuptiFunctions g_cupti;  // never freed: CUPTI calls back until the process ends
 
 void CUPTIAPI OnCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
 
 void CUPTIAPI OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) {
-  *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));
-  *size = *buffer != nullptr ? kBufferBytes : 0;
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kActivityBufferBytes));
+  *size = *buffer != nullptr ? kActivityBufferBytes : 0;
   *max_records = 0;
 }
 
@@ -98,13 +97,10 @@ void Start(const char* parts) {
                "cuptiActivityRegisterCallbacks")) {
       return;
     }
-    for (CUpti_ActivityKind kind :
-         {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT, CUPTI_ACTIVITY_KIND_STREAM,
-          CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-          CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET}) {
+    for (CUpti_ActivityKind kind : prof::injection::cuda::kDefaultActivityKinds) {
       Check(g_cupti.cuptiActivityEnable(kind), "cuptiActivityEnable");
     }
-    g_cupti.cuptiActivityFlushPeriod(kFlushPeriodMs);
+    g_cupti.cuptiActivityFlushPeriod(prof::injection::cuda::kActivityFlushPeriodMs);
   }
 }
 

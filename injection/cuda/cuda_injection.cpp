@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <initializer_list>
 
 #include "injection/core/event_stream.h"
 #include "injection/cuda/activity_buffers.h"
+#include "injection/cuda/activity_selection.h"
 #include "injection/cuda/api_callbacks.h"
 #include "injection/cuda/cupti_library.h"
 #include "injection/cuda/cupti_versions.h"
@@ -21,10 +21,6 @@
 
 namespace prof::injection::cuda {
 namespace {
-
-// CUPTI delivers completed buffers at least this often, so a program killed without exit() loses at
-// most this much GPU activity.
-constexpr uint32_t kFlushPeriodMs = 200;
 
 CuptiFunctions g_cupti;  // never freed: CUPTI may call back until the process ends
 pid_t g_traced_pid = 0;  // the process CUPTI was set up in; a fork child has another pid
@@ -52,18 +48,13 @@ void FlushAtExit() {
 
 void InForkChild() { StopRecordingApiCalls(); }
 
-// The GPU activity kinds prof records; with --cuda-graph-trace=node graphs are traced node by node
-// (their kernels, copies and memsets appear with a graphNodeId) instead of one GRAPH_TRACE row.
-// SYNCHRONIZATION and CUDA_EVENT rows come from the API callbacks instead (sync_records.h): those
-// two kinds cost more than all the others together but kernels.
-// MEMORY2 (allocations and frees) only with --cuda-memory-usage=true: it costs a record per
-// allocation call, which allocation-heavy programs without a caching allocator notice.
+// The GPU activity kinds prof records (activity_selection.h); with --cuda-graph-trace=node graphs
+// are traced node by node (their kernels, copies and memsets appear with a graphNodeId) instead of
+// one GRAPH_TRACE row. MEMORY2 (allocations and frees) only with --cuda-memory-usage=true: it costs
+// a record per allocation call, which allocation-heavy programs without a caching allocator notice.
 CUptiResult EnableActivityKinds() {
   const bool graph_level = Settings().cuda_graph_trace == protocol::CudaGraphTrace::kGraph;
-  for (CUpti_ActivityKind kind :
-       {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT, CUPTI_ACTIVITY_KIND_STREAM,
-        CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-        CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET}) {
+  for (CUpti_ActivityKind kind : kDefaultActivityKinds) {
     if (CUptiResult result = g_cupti.cuptiActivityEnable(kind); result != CUPTI_SUCCESS) {
       return result;
     }
@@ -124,7 +115,7 @@ void StartTracing() {
   if ((result = EnableActivityKinds()) != CUPTI_SUCCESS) {
     return ReportFailure("cuptiActivityEnable", result, version);
   }
-  g_cupti.cuptiActivityFlushPeriod(kFlushPeriodMs);
+  g_cupti.cuptiActivityFlushPeriod(kActivityFlushPeriodMs);
   std::atexit(FlushAtExit);
   SendStatus(protocol::CudaInitStatus::kTracing, version, loaded);
 }
