@@ -1,7 +1,12 @@
 #include "collector/counter_clock.h"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
+#include <array>
 #include <fstream>
+#include <thread>
 #include <utility>
 
 namespace prof::collector {
@@ -21,6 +26,16 @@ constexpr const char* kCounterClocksource = "arch_sys_counter";
 constexpr const char* kCounterClocksource = nullptr;
 #endif
 
+// Paravirtual clocksources that compute CLOCK_MONOTONIC from the CPU's counter with parameters the
+// hypervisor keeps per virtual CPU. They agree across CPUs only when the host keeps the guests'
+// counters in step (kvm-clock's "stable" flag, without which the vDSO does not even use it), which
+// a program cannot read: prof checks the outcome instead (SampledOnEveryCpu).
+#if defined(__x86_64__)
+constexpr std::array<const char*, 1> kCounterDerivedClocksources = {"kvm-clock"};
+#else
+constexpr std::array<const char*, 0> kCounterDerivedClocksources = {};
+#endif
+
 // `ticks` on the line through `a` and `b` (a.ticks < b.ticks), saturating at the ends of the range.
 uint64_t OnLine(const CounterSample& a, const CounterSample& b, uint64_t ticks) {
   const Uint128 ns_span = b.ns - a.ns;
@@ -33,7 +48,59 @@ uint64_t OnLine(const CounterSample& a, const CounterSample& b, uint64_t ticks) 
   return before >= a.ns ? 0 : a.ns - static_cast<uint64_t>(before);
 }
 
+// Samples the counter on every CPU this process may run on, from a thread of its own (so the
+// caller's affinity stays as it was), between a first and a last sample on the first CPU; false
+// when a CPU could not be visited.
+bool SampledOnEveryCpu(CounterSample* first, CounterSample* last,
+                       std::vector<CounterSample>* samples) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return false;
+  bool visited_all = true;
+  std::thread sampler([&] {
+    auto move_to = [](int cpu) {
+      cpu_set_t only;
+      CPU_ZERO(&only);
+      CPU_SET(cpu, &only);
+      return pthread_setaffinity_np(pthread_self(), sizeof(only), &only) == 0 &&
+             sched_getcpu() == cpu;
+    };
+    int first_cpu = -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (!CPU_ISSET(cpu, &allowed)) continue;
+      if (!move_to(cpu)) {
+        visited_all = false;
+        return;
+      }
+      if (first_cpu < 0) {
+        first_cpu = cpu;
+        *first = protocol::SampleCounter();
+      } else {
+        samples->push_back(protocol::SampleCounter());
+      }
+    }
+    if (first_cpu < 0 || !move_to(first_cpu)) {
+      visited_all = false;
+      return;
+    }
+    *last = protocol::SampleCounter();
+  });
+  sampler.join();
+  return visited_all;
+}
+
 }  // namespace
+
+bool CounterClock::SamplesOnOneLine(const CounterSample& first, const CounterSample& last,
+                                    const std::vector<CounterSample>& samples) {
+  if (last.ticks <= first.ticks || last.ns <= first.ns) return false;
+  for (const CounterSample& sample : samples) {
+    const uint64_t expected = OnLine(first, last, sample.ticks);
+    const uint64_t distance = expected > sample.ns ? expected - sample.ns : sample.ns - expected;
+    if (distance > kCrossCpuToleranceNs) return false;
+  }
+  return true;
+}
 
 bool CounterClock::KernelKeepsTimeWithCounter(std::string* why_not) {
   if (kCounterClocksource == nullptr) {
@@ -50,8 +117,24 @@ bool CounterClock::KernelKeepsTimeWithCounter(std::string* why_not) {
     *why_not = "the kernel's clocksource is unknown";
     return false;
   }
-  if (clocksource != kCounterClocksource) {
+  if (clocksource == kCounterClocksource) return true;
+  const bool derived =
+      std::any_of(kCounterDerivedClocksources.begin(), kCounterDerivedClocksources.end(),
+                  [&](const char* name) { return clocksource == name; });
+  if (!derived) {
     *why_not = "the kernel keeps time with " + clocksource + ", not " + kCounterClocksource;
+    return false;
+  }
+  CounterSample first;
+  CounterSample last;
+  std::vector<CounterSample> samples;
+  if (!SampledOnEveryCpu(&first, &last, &samples)) {
+    *why_not = "the counter could not be sampled on every CPU";
+    return false;
+  }
+  if (!SamplesOnOneLine(first, last, samples)) {
+    *why_not = "the kernel keeps time with " + clocksource +
+               ", whose CPUs' counters do not agree on one line";
     return false;
   }
   return true;

@@ -31,8 +31,19 @@ namespace prof::collector {
 class CounterClock {
  public:
   // Whether ticks of this machine's counter convert exactly as above: the CPU's counter is
-  // invariant and the kernel's clocksource is that counter. Otherwise *why_not says why.
+  // invariant, and the kernel's clocksource is that counter, or a paravirtual clock computed from
+  // it (kvm-clock) whose samples on every CPU of this process lie on one line (SamplesOnOneLine).
+  // Otherwise *why_not says why.
   static bool KernelKeepsTimeWithCounter(std::string* why_not);
+
+  // Whether each of `samples` (taken on different CPUs, after `first` and before `last`, which
+  // were taken on one CPU) lies within kCrossCpuToleranceNs of the line through `first` and `last`.
+  static bool SamplesOnOneLine(const protocol::CounterSample& first,
+                               const protocol::CounterSample& last,
+                               const std::vector<protocol::CounterSample>& samples);
+  // A record's time may be off by this much against another CPU's: far below what orders a
+  // range against the calls it encloses on another thread, far above a sample's few ns.
+  static constexpr uint64_t kCrossCpuToleranceNs = 250;
 
   // `sample`: how to read the pair (the CPU's counter; GPU metrics pass their sample clock's reader,
   // tests their own).

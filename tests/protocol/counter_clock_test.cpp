@@ -104,6 +104,22 @@ TEST_CASE("samples closer than the spacing replace the newest - old ones thin to
   CHECK(clock.ToMonotonicNs(150'000'000'017) == 150'000'000'017);
 }
 
+TEST_CASE("other CPUs' samples pass only within the tolerance of the line", "[counter_clock]") {
+  // Two ticks a ns: the line is ns = 500 + (ticks - 1000) / 2.
+  const CounterSample first{1000, 500};
+  const CounterSample last{3000, 1500};
+  constexpr uint64_t kTolerance = CounterClock::kCrossCpuToleranceNs;
+  CHECK(CounterClock::SamplesOnOneLine(first, last, {}));
+  CHECK(CounterClock::SamplesOnOneLine(first, last, {{2000, 1000}, {1200, 600}}));
+  CHECK(CounterClock::SamplesOnOneLine(first, last, {{2000, 1000 + kTolerance}}));
+  CHECK(CounterClock::SamplesOnOneLine(first, last, {{2000, 1000 - kTolerance}}));
+  CHECK_FALSE(CounterClock::SamplesOnOneLine(first, last, {{2000, 1000 + kTolerance + 1}}));
+  CHECK_FALSE(CounterClock::SamplesOnOneLine(first, last, {{1200, 600}, {2000, 999 - kTolerance}}));
+  // No rate: the clocks stood still, or ran backwards, between first and last.
+  CHECK_FALSE(CounterClock::SamplesOnOneLine(first, first, {}));
+  CHECK_FALSE(CounterClock::SamplesOnOneLine(last, first, {}));
+}
+
 TEST_CASE("on this machine a tick converts to the CLOCK_MONOTONIC time it was read at",
           "[counter_clock]") {
   std::string why_not;
