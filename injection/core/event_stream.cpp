@@ -222,19 +222,22 @@ __attribute__((noinline)) bool WaitForSpace(ThreadRing* buffer, const void* firs
   return false;
 }
 
+// After a record of `record_size` bytes was appended to `ring`: asks for a drain once per crossing
+// of half full, not once per record. (The record's own bytes: a gap it skipped is not backlog.)
+void RequestDrainPastHalf(const ThreadRing* ring, size_t record_size) {
+  constexpr size_t kHalf = ThreadRing::kCapacity / 2;
+  const size_t used = ring->UsedBytes();
+  if (used > kHalf && used - record_size <= kHalf) RequestDrain();
+}
+
 // Appends a record to `ring`, waiting for space as the back-pressure policy says; counts it as
 // dropped when it cannot. Caller has set t_inside_emit.
 void Append(ThreadRing* ring, const void* first, size_t first_size, const void* second,
             size_t second_size) {
-  constexpr size_t kHalf = ThreadRing::kCapacity / 2;
   // Marked from before any wait for room: a death while waiting cuts this record.
   ring->BeginWrite();
   if (ring->TryAppend(first, first_size, second, second_size)) {
-    // Once per crossing of half full, not once per record. (The record's own bytes: a gap it
-    // skipped is not backlog.)
-    const size_t used = ring->UsedBytes();
-    const size_t record = protocol::AlignedRecordSize(first_size + second_size);
-    if (used > kHalf && used - record <= kHalf) RequestDrain();
+    RequestDrainPastHalf(ring, protocol::AlignedRecordSize(first_size + second_size));
   } else if (!WaitForSpace(ring, first, first_size, second, second_size)) {
     ring->dropped.fetch_add(1, std::memory_order_relaxed);
     ring->EndWrite();  // a range taken from the open ranges is dropped with it
@@ -318,26 +321,22 @@ void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size, const
   Emit(record, fixed_size, text, ClampTextLength(text_length));
 }
 
-__attribute__((flatten)) void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text,
-                                               size_t text_length) {
+__attribute__((flatten)) void OpenPushPopRange(protocol::RecordKind kind, uint64_t start,
+                                               uint64_t domain_id, uint64_t level,
+                                               const protocol::NvtxRangeAttributes& attributes,
+                                               const char* text, size_t text_length) {
   text_length = ClampTextLength(text_length);
-  if (!MayEmit(record->header.kind)) return;
+  if (!MayEmit(kind)) return;
   t_inside_emit = true;
   ThreadRing* ring = t_ring;
   if (ring == nullptr) {
     // The thread's first-seen name takes a CLOCK_MONOTONIC time, also when the range is in ticks.
-    ring = RingOfThisThread(record->header.kind == protocol::RecordKind::kNvtxPushPopRange
-                                ? record->header.timestamp_ns
-                                : MonotonicNowNs());
+    ring = RingOfThisThread(kind == protocol::RecordKind::kNvtxPushPopRange ? start
+                                                                            : MonotonicNowNs());
   }
-  if (ring != nullptr) {
-    record->header.tid = CurrentTid();
-    record->header.size =
-        static_cast<uint16_t>(protocol::AlignedRecordSize(sizeof(*record) + text_length));
-    record->text_length = static_cast<uint32_t>(text_length);
-    if (!ring->OpenRange(*record, text, text_length)) {
-      ring->dropped.fetch_add(1, std::memory_order_relaxed);  // nested beyond the ranges' memory
-    }
+  if (ring != nullptr && !ring->OpenRange({kind, CurrentTid(), start, domain_id, level}, attributes,
+                                          text, text_length)) {
+    ring->dropped.fetch_add(1, std::memory_order_relaxed);  // nested beyond the ranges' memory
   }
   t_inside_emit = false;
 }
@@ -351,10 +350,16 @@ __attribute__((flatten)) void ClosePushPopRange(uint64_t domain_id, uint64_t lev
     return;
   }
   t_inside_emit = true;
-  const ThreadRing::ClosedRange range = t_ring->CloseRange(domain_id, level, end_ns);
+  ThreadRing* ring = t_ring;
+  const ThreadRing::ClosedRange range = ring->CloseRange(domain_id, level);
   if (range.bytes != nullptr) {
-    Append(t_ring, range.bytes, range.size, nullptr, 0);
-    t_ring->EndClose(range);
+    if (ring->AppendClosedRange(range, end_ns)) {
+      RequestDrainPastHalf(ring, range.size);
+    } else {
+      ring->EndInPlace(range, end_ns);  // no room now: Append waits, or drops and counts it
+      Append(ring, range.bytes, range.size, nullptr, 0);
+    }
+    ring->EndClose(range);
   }
   t_inside_emit = false;
 }

@@ -48,15 +48,17 @@ PROF_EXPORT void EmitRecord(protocol::RecordHeader* record, size_t fixed_size);
 PROF_EXPORT void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size,
                                     const char* text, size_t text_length);
 
-// Push/pop ranges, one record per range: OpenPushPopRange keeps `record` (a kNvtxPushPopRange or
-// kNvtxPushPopRangeTicks record with `level` set, then `text_length` bytes of `text`; `end_ns` of
-// ClosePushPopRange in the record's time base) in the calling thread's ring memory
-// while the range is open; ClosePushPopRange emits it whole, ended at `end_ns`. A range open when
+// Push/pop ranges, one record per range: OpenPushPopRange writes the range's record (`kind`
+// kNvtxPushPopRange, or kNvtxPushPopRangeTicks with `start` and ClosePushPopRange's `end_ns` in
+// counter ticks; `level` the level the push returned; then `text_length` bytes of `text`) into the
+// calling thread's ring memory, where it stays while the range is open; ClosePushPopRange emits
+// it whole, ended at `end_ns`. A range open when
 // its process ends is taken from there by the launcher (NvtxRangeEnding). Whether a range is
 // traced is decided at its push (capture windows), so a range pushed while collection is on is
 // recorded with its real end even if collection stopped before its pop.
-PROF_EXPORT void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text,
-                                  size_t text_length);
+PROF_EXPORT void OpenPushPopRange(protocol::RecordKind kind, uint64_t start, uint64_t domain_id,
+                                  uint64_t level, const protocol::NvtxRangeAttributes& attributes,
+                                  const char* text, size_t text_length);
 // Ends the innermost open range of `domain_id` at `level` on the calling thread; nothing when
 // there is none (its push was not traced).
 PROF_EXPORT void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns);

@@ -36,10 +36,7 @@ void NVTX_API RangeEndSlot(nvtxRangeId_t id) { RangeEnd(nullptr, id); }
 int NVTX_API RangePushExSlot(const nvtxEventAttributes_t* attributes) {
   return RangePush(nullptr, attributes);
 }
-int NVTX_API RangePushASlot(const char* message) {
-  const nvtxEventAttributes_t attributes = MessageAttributes(message);
-  return RangePush(nullptr, &attributes);
-}
+int NVTX_API RangePushASlot(const char* message) { return RangePushText(nullptr, message); }
 int NVTX_API RangePushWSlot(const wchar_t* message) {
   const nvtxEventAttributes_t attributes = MessageAttributes(message);
   return RangePush(nullptr, &attributes);

@@ -38,61 +38,48 @@ NvtxPayloadKind ReadPayload(const nvtxEventAttributes_t& attributes, uint64_t* b
   return static_cast<NvtxPayloadKind>(attributes.payloadType);
 }
 
-// Where a finished event record goes (a template argument, so that each path inlines it): the
-// stream, or the thread's open ranges (a push).
-void EmitToStream(protocol::NvtxEventRecord* record, const char* text, size_t length) {
-  record->text_length = ClampTextLength(length);
-  EmitRecordWithText(&record->header, sizeof(*record), text, record->text_length);
-}
-
-template <auto sink>
-void SendEventText(protocol::NvtxEventRecord* record, NvtxMessageKind kind, const char* text,
-                   size_t length) {
-  record->message_kind = kind;
-  sink(record, text, length);
-}
-
-// Sends `record` with the attributes' message in UTF-8.
-template <auto sink>
-void SendWithMessage(protocol::NvtxEventRecord* record, const nvtxEventAttributes_t& attributes) {
+// Fills the message fields of `fields` (an NvtxEventRecord or NvtxRangeAttributes) from the
+// attributes and calls `send(text, length)` with the message in UTF-8, while a converted wide
+// message still lives.
+template <typename Fields, typename Send>
+void SendWithMessage(Fields* fields, const nvtxEventAttributes_t& attributes, const Send& send) {
   // A null message pointer of any type means "no message".
   if (attributes.message.ascii != nullptr) {
     switch (attributes.messageType) {
       case NVTX_MESSAGE_TYPE_ASCII: {
         const Utf8Text text(attributes.message.ascii);
-        SendEventText<sink>(record, NvtxMessageKind::kText, text.data(), text.size());
-        return;
+        fields->message_kind = NvtxMessageKind::kText;
+        return send(text.data(), text.size());
       }
       case NVTX_MESSAGE_TYPE_UNICODE: {
         const Utf8Text text(attributes.message.unicode);
-        SendEventText<sink>(record, NvtxMessageKind::kText, text.data(), text.size());
-        return;
+        fields->message_kind = NvtxMessageKind::kText;
+        return send(text.data(), text.size());
       }
       case NVTX_MESSAGE_TYPE_REGISTERED: {
         const auto* string = reinterpret_cast<const StringHandle*>(attributes.message.registered);
-        record->registered_string_id = string->id;
-        SendEventText<sink>(record, NvtxMessageKind::kRegistered, string->text,
-                            string->text_length);
-        return;
+        fields->registered_string_id = string->id;
+        fields->message_kind = NvtxMessageKind::kRegistered;
+        return send(string->text, string->text_length);
       }
       default:
         break;
     }
   }
-  sink(record, nullptr, 0);
+  send(nullptr, 0);
 }
 
-// Fills `record` from the program's attributes and sends it.
-template <auto sink>
-void SendEvent(protocol::NvtxEventRecord* record, const nvtxEventAttributes_t* attributes) {
-  if (!HasAttributes(attributes)) return sink(record, nullptr, 0);
-  record->category = attributes->category;
+// Fills `fields` from the program's attributes and sends them as SendWithMessage does.
+template <typename Fields, typename Send>
+void SendEvent(Fields* fields, const nvtxEventAttributes_t* attributes, const Send& send) {
+  if (!HasAttributes(attributes)) return send(nullptr, 0);
+  fields->category = attributes->category;
   if (attributes->colorType == NVTX_COLOR_ARGB) {
-    record->has_color = 1;
-    record->color = attributes->color;
+    fields->has_color = 1;
+    fields->color = attributes->color;
   }
-  record->payload_kind = ReadPayload(*attributes, &record->payload_bits);
-  SendWithMessage<sink>(record, *attributes);
+  fields->payload_kind = ReadPayload(*attributes, &fields->payload_bits);
+  SendWithMessage(fields, *attributes, send);
 }
 
 }  // namespace
@@ -104,17 +91,30 @@ void EmitEvent(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id
   record.header.timestamp_ns = timestamp;
   record.domain_id = domain_id;
   record.range_id = range_id;
-  SendEvent<EmitToStream>(&record, attributes);
+  SendEvent(&record, attributes, [&record](const char* text, size_t length) {
+    record.text_length = ClampTextLength(length);
+    EmitRecordWithText(&record.header, sizeof(record), text, record.text_length);
+  });
 }
 
 void OpenRange(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id, uint64_t level,
                const nvtxEventAttributes_t* attributes) {
-  protocol::NvtxEventRecord record{};
-  record.header.kind = kind;
-  record.header.timestamp_ns = timestamp;
-  record.domain_id = domain_id;
-  record.level = level;
-  SendEvent<OpenPushPopRange>(&record, attributes);
+  protocol::NvtxRangeAttributes fields;
+  SendEvent(&fields, attributes, [&](const char* text, size_t length) {
+    OpenPushPopRange(kind, timestamp, domain_id, level, fields, text, length);
+  });
+}
+
+void OpenTextRange(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id,
+                   uint64_t level, const char* message) {
+  // Constant: libprof_core reads attributes no store of this call wrote.
+  static constexpr protocol::NvtxRangeAttributes kNone{};
+  static constexpr protocol::NvtxRangeAttributes kText{
+      0, 0, 0, 0, 0, NvtxMessageKind::kText, NvtxPayloadKind::kNone};
+  if (message == nullptr)
+    return OpenPushPopRange(kind, timestamp, domain_id, level, kNone, nullptr, 0);
+  const Utf8Text text(message);
+  OpenPushPopRange(kind, timestamp, domain_id, level, kText, text.data(), text.size());
 }
 
 void EmitRangeEnd(uint64_t timestamp, uint64_t domain_id, uint64_t range_id) {

@@ -25,6 +25,11 @@ void EmitEvent(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id
 void OpenRange(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id, uint64_t level,
                const nvtxEventAttributes_t* attributes);
 
+// As OpenRange, for a push whose only attribute is an ASCII message (nvtxRangePushA): the path of
+// most ranges, without an attribute struct to decode. A null message makes a range without one.
+void OpenTextRange(protocol::RecordKind kind, uint64_t timestamp, uint64_t domain_id,
+                   uint64_t level, const char* message);
+
 // kNvtxRangeEnd (`range_id`: the range's id).
 void EmitRangeEnd(uint64_t timestamp, uint64_t domain_id, uint64_t range_id);
 

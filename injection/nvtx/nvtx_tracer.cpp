@@ -78,6 +78,23 @@ nvtxEventAttributes_t EmptyAttributes() {
   return attributes;
 }
 
+// The launcher asks for ranges in ticks only without --capture-range=nvtx, so the capture hooks
+// below always get CLOCK_MONOTONIC times when they use them.
+template <typename Open>
+int PushRange(nvtxDomainHandle_t domain, const Open& open) {
+  if (!Records(domain)) return 0;
+  // One decision for the range's time and the kind that says which clock it is on.
+  const bool in_ticks = RangesInTicks();
+  const uint64_t now = RangeTime(in_ticks);
+  const uint64_t domain_id = AnnouncedDomainId(domain);
+  const int32_t level = PushLevel(domain_id);
+  if (level >= 0) {
+    open(in_ticks ? RecordKind::kNvtxPushPopRangeTicks : RecordKind::kNvtxPushPopRange, now,
+         domain_id, level);
+  }
+  return level;
+}
+
 }  // namespace
 
 void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
@@ -102,21 +119,21 @@ void RangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
   CaptureOnRangeEnd(domain, id, now);
 }
 
-// The launcher asks for ranges in ticks only without --capture-range=nvtx, so the capture hooks
-// below always get CLOCK_MONOTONIC times when they use them.
 int RangePush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
-  if (!Records(domain)) return 0;
-  // One decision for the range's time and the kind that says which clock it is on.
-  const bool in_ticks = RangesInTicks();
-  const uint64_t now = RangeTime(in_ticks);
-  const uint64_t domain_id = AnnouncedDomainId(domain);
-  const int32_t level = PushLevel(domain_id);
-  if (level >= 0) {
+  return PushRange(domain, [&](RecordKind kind, uint64_t now, uint64_t domain_id, int32_t level) {
     CaptureOnPush(domain, attributes, level, now);
-    OpenRange(in_ticks ? RecordKind::kNvtxPushPopRangeTicks : RecordKind::kNvtxPushPopRange, now,
-              domain_id, static_cast<uint64_t>(level), attributes);
+    OpenRange(kind, now, domain_id, static_cast<uint64_t>(level), attributes);
+  });
+}
+
+int RangePushText(nvtxDomainHandle_t domain, const char* message) {
+  if (RangesOpenWindows()) {
+    const nvtxEventAttributes_t attributes = MessageAttributes(message);
+    return RangePush(domain, &attributes);  // the capture trigger matches on the attributes
   }
-  return level;
+  return PushRange(domain, [&](RecordKind kind, uint64_t now, uint64_t domain_id, int32_t level) {
+    OpenTextRange(kind, now, domain_id, static_cast<uint64_t>(level), message);
+  });
 }
 
 int RangePop(nvtxDomainHandle_t domain) {

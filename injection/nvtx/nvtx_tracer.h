@@ -20,6 +20,8 @@ void Mark(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes);
 nvtxRangeId_t RangeStart(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes);
 void RangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id);
 int RangePush(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes);
+// RangePush with attributes that carry only an ASCII message, without decoding them.
+int RangePushText(nvtxDomainHandle_t domain, const char* message);
 int RangePop(nvtxDomainHandle_t domain);
 
 void NameCategory(nvtxDomainHandle_t domain, uint32_t category, const Utf8Text& name);

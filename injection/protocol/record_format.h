@@ -285,6 +285,20 @@ struct NvtxEventRecord {
 };
 static_assert(sizeof(NvtxEventRecord) == 64);
 
+// What a push says of its range besides its time, domain, level and text: the NvtxEventRecord
+// fields of the same names. The NVTX tracer hands these to libprof_core, which writes the range's
+// record in place in the open ranges (a record built elsewhere and copied in made the copy wait
+// for the stores that built it).
+struct NvtxRangeAttributes {
+  uint64_t registered_string_id = 0;
+  uint64_t payload_bits = 0;
+  uint32_t category = 0;
+  uint32_t color = 0;
+  uint8_t has_color = 0;
+  NvtxMessageKind message_kind = NvtxMessageKind::kNone;
+  NvtxPayloadKind payload_kind = NvtxPayloadKind::kNone;
+};
+
 // Range end (range_id as returned by the start).
 struct NvtxRangeEndRecord {
   RecordHeader header;

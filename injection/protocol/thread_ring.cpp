@@ -3,15 +3,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <new>
 
 #include "injection/protocol/record_format.h"
 
 namespace prof::protocol {
-bool ThreadRing::TryAppend(const void* first, size_t first_size, const void* second,
-                           size_t second_size) {
-  const size_t total = AlignedRecordSize(first_size + second_size);
+uint64_t ThreadRing::PlaceRecord(size_t total) {
   // A header's size field is 16 bits: 65,536 would read as 0, a gap marker.
-  if (total > UINT16_MAX) return false;
+  if (total > UINT16_MAX) return kNoRoom;
   uint64_t head = head_.load(std::memory_order_relaxed);
   uint64_t tail = tail_.load(std::memory_order_acquire);
   if (head == tail && (head & (kCapacity - 1)) != 0) {
@@ -30,36 +29,48 @@ bool ThreadRing::TryAppend(const void* first, size_t first_size, const void* sec
     // start, which then has room for three times the backlog while the drainer catches up. (A
     // thread that outruns the drainer, a burst, has a larger backlog and goes on through the
     // whole ring instead, which is what the ring's size is for.) A zero size is never a record's;
-    // the marker is published with the record below, so the drainer sees both or neither. The
+    // the marker is published with the record after it, so the drainer sees both or neither. The
     // offset is a multiple of 8 and not 0, so the marker's kind and size lie before the ring's end.
     std::memset(data_ + (head & (kCapacity - 1)), 0, 4);
-    gap_start_.store(head, std::memory_order_relaxed);  // published by the `head` store below
+    gap_start_.store(head, std::memory_order_relaxed);  // published by the next `head` store
     head = NextLapStart(head);
   }
-  if (kCapacity - (head - tail) < total) return false;
+  if (kCapacity - (head - tail) < total) return kNoRoom;
   // Marked until `head` publishes the record (unless a caller marked it earlier): a death in
   // between leaves the mark for the launcher.
   if (writing_.load(std::memory_order_relaxed) == 0) BeginWrite();
-  // The ring is copied piecewise so that a record may wrap around its end.
-  size_t offset = head & (kCapacity - 1);
-  auto copy_in = [&](const void* source, size_t size) {
-    const char* bytes = static_cast<const char*>(source);
-    const size_t until_end = kCapacity - offset;
-    if (size <= until_end) {
-      std::memcpy(data_ + offset, bytes, size);
-    } else {
-      std::memcpy(data_ + offset, bytes, until_end);
-      std::memcpy(data_, bytes + until_end, size - until_end);
-    }
-    offset = (offset + size) & (kCapacity - 1);
-  };
-  copy_in(first, first_size);
-  if (second_size > 0) copy_in(second, second_size);
+  return head;
+}
+
+void ThreadRing::CopyIn(uint64_t position, const void* source, size_t size) {
+  // Piecewise, so that a record may wrap around the ring's end.
+  const size_t offset = position & (kCapacity - 1);
+  const char* bytes = static_cast<const char*>(source);
+  const size_t until_end = kCapacity - offset;
+  if (size <= until_end) {
+    std::memcpy(data_ + offset, bytes, size);
+  } else {
+    std::memcpy(data_ + offset, bytes, until_end);
+    std::memcpy(data_, bytes + until_end, size - until_end);
+  }
+}
+
+void ThreadRing::Publish(uint64_t head) {
+  head_.store(head, std::memory_order_release);
+  writing_.store(0, std::memory_order_release);
+}
+
+bool ThreadRing::TryAppend(const void* first, size_t first_size, const void* second,
+                           size_t second_size) {
+  const size_t total = AlignedRecordSize(first_size + second_size);
+  const uint64_t head = PlaceRecord(total);
+  if (head == kNoRoom) return false;
+  CopyIn(head, first, first_size);
+  if (second_size > 0) CopyIn(head + first_size, second, second_size);
   static constexpr char kPadding[kRecordAlignment] = {};
   const size_t padding = total - first_size - second_size;
-  if (padding > 0) copy_in(kPadding, padding);
-  head_.store(head + total, std::memory_order_release);
-  writing_.store(0, std::memory_order_release);
+  if (padding > 0) CopyIn(head + first_size + second_size, kPadding, padding);
+  Publish(head + total);
   return true;
 }
 
@@ -105,18 +116,32 @@ size_t ThreadRing::Drain(char* out, size_t capacity) {
   return count;
 }
 
-bool ThreadRing::OpenRange(const NvtxEventRecord& record, const char* text, size_t text_size) {
-  const size_t total = AlignedRecordSize(sizeof(record) + text_size);
+bool ThreadRing::OpenRange(const RangeOpening& opening, const NvtxRangeAttributes& attributes,
+                           const char* text, size_t text_size) {
+  const size_t total = AlignedRecordSize(sizeof(NvtxEventRecord) + text_size);
   const uint32_t used = open_bytes_.load(std::memory_order_relaxed);
   if (total > UINT16_MAX || used > kOpenRangeBytes || kOpenRangeBytes - used < total) return false;
   BeginWrite();  // a death before the range is whole here cuts it
-  char* entry = open_ranges_ + used;
-  std::memcpy(entry, &record, sizeof(record));  // a fixed size: a few moves, no call
+  // Field by field where it lies: entries start at multiples of kRecordAlignment.
+  auto* record = new (open_ranges_ + used) NvtxEventRecord;
+  record->header = {opening.kind, static_cast<uint16_t>(total), opening.tid, opening.start};
+  record->domain_id = opening.domain_id;
+  record->level = opening.level;
+  record->registered_string_id = attributes.registered_string_id;
+  record->payload_bits = attributes.payload_bits;
+  record->category = attributes.category;
+  record->color = attributes.color;
+  record->has_color = attributes.has_color;
+  record->message_kind = attributes.message_kind;
+  record->payload_kind = attributes.payload_kind;
+  record->ending = NvtxRangeEnding::kPopped;  // the launcher's, for a range open at the end
+  record->text_length = static_cast<uint32_t>(text_size);
   if (text_size > 0) {
     // The padding is the zeroed last word, which the text then partly covers.
+    char* entry = open_ranges_ + used;
     constexpr uint64_t kZero = 0;
     std::memcpy(entry + total - sizeof(kZero), &kZero, sizeof(kZero));
-    std::memcpy(entry + sizeof(record), text, text_size);
+    std::memcpy(entry + sizeof(NvtxEventRecord), text, text_size);
   }
   // Published whole: the launcher reads [0, open_bytes_) only.
   open_bytes_.store(used + static_cast<uint32_t>(total), std::memory_order_release);
@@ -169,8 +194,7 @@ bool ThreadRing::FindOpenRange(uint64_t domain_id, uint64_t level, uint32_t used
   return found;
 }
 
-ThreadRing::ClosedRange ThreadRing::CloseRange(uint64_t domain_id, uint64_t level,
-                                               uint64_t end_ns) {
+ThreadRing::ClosedRange ThreadRing::CloseRange(uint64_t domain_id, uint64_t level) {
   const uint32_t used = open_bytes_.load(std::memory_order_relaxed);
   if (used > kOpenRangeBytes) return {};
   uint32_t found = 0;
@@ -180,11 +204,34 @@ ThreadRing::ClosedRange ThreadRing::CloseRange(uint64_t domain_id, uint64_t leve
   // The launcher sees the ranges below only until EndClose() (a death in between loses the range
   // and those above it, counted as torn).
   open_bytes_.store(found, std::memory_order_release);
-  char* entry = open_ranges_ + found;
+  return {open_ranges_ + found, found_size, found, used};
+}
+
+void ThreadRing::StoreEnd(char* record, uint64_t end_ns) {
   const NvtxRangeEnding ending = NvtxRangeEnding::kPopped;
-  std::memcpy(entry + offsetof(NvtxEventRecord, end_ns), &end_ns, sizeof(end_ns));
-  std::memcpy(entry + offsetof(NvtxEventRecord, ending), &ending, sizeof(ending));
-  return {entry, found_size, found, used};
+  std::memcpy(record + offsetof(NvtxEventRecord, end_ns), &end_ns, sizeof(end_ns));
+  std::memcpy(record + offsetof(NvtxEventRecord, ending), &ending, sizeof(ending));
+}
+
+void ThreadRing::EndInPlace(const ClosedRange& range, uint64_t end_ns) {
+  StoreEnd(open_ranges_ + range.offset, end_ns);
+}
+
+bool ThreadRing::AppendClosedRange(const ClosedRange& range, uint64_t end_ns) {
+  const uint64_t head = PlaceRecord(range.size);
+  if (head == kNoRoom) return false;
+  const size_t offset = head & (kCapacity - 1);
+  if (kCapacity - offset >= range.size) {
+    // The usual case: the range copied as its push left it, ended in the copy. (Ending it in the
+    // open ranges first made the copy's loads wait for those stores to reach the cache.)
+    std::memcpy(data_ + offset, range.bytes, range.size);
+    StoreEnd(data_ + offset, end_ns);
+  } else {
+    EndInPlace(range, end_ns);  // the copy wraps around the ring's end
+    CopyIn(head, range.bytes, range.size);
+  }
+  Publish(head + range.size);
+  return true;
 }
 
 void ThreadRing::EndClose(const ClosedRange& range) {

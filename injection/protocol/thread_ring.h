@@ -86,22 +86,37 @@ class alignas(4096) ThreadRing {
   // (NvtxEventRecord, `level` set), kept here until they end so that the launcher can still write
   // them when the process ends first. 64 KiB: ~700 nested ranges of 20-character names.
   static constexpr size_t kOpenRangeBytes = size_t{64} << 10;
-  // Producer: keeps a range's record and its text. False when the open ranges' memory is full.
-  bool OpenRange(const NvtxEventRecord& record, const char* text, size_t text_size);
-  // A range CloseRange() ended: its whole record, in place in the open ranges.
+  // The fields of an open range's record besides its attributes and text (header.size and
+  // text_length follow from the text).
+  struct RangeOpening {
+    RecordKind kind;  // kNvtxPushPopRange or kNvtxPushPopRangeTicks
+    uint32_t tid;
+    uint64_t start;  // in the kind's time base
+    uint64_t domain_id;
+    uint64_t level;
+  };
+  // Producer: writes a range's record and its text in place. False when the open ranges' memory
+  // is full.
+  bool OpenRange(const RangeOpening& opening, const NvtxRangeAttributes& attributes,
+                 const char* text, size_t text_size);
+  // A range CloseRange() took: its whole record as its push left it, in the open ranges.
   struct ClosedRange {
     const char* bytes = nullptr;  // null: no such open range
     size_t size = 0;
     uint32_t offset = 0;    // where it sits in the open ranges
     uint32_t open_end = 0;  // the open ranges' bytes before it closed
   };
-  // Producer: ends the innermost open range of `domain_id` at `level` where it lies (end_ns,
-  // kPopped), with no copy: copying it out, changing it and copying it into the ring made the CPU
-  // wait for its own stores, the largest cost of a pop. The range and those above it are hidden
-  // from the launcher and the range is marked as being written (BeginWrite) until EndClose(); the
-  // caller appends `bytes` to the ring in between (TryAppend() publishes it, EndWrite() says it
-  // was dropped).
-  ClosedRange CloseRange(uint64_t domain_id, uint64_t level, uint64_t end_ns);
+  // Producer: takes the innermost open range of `domain_id` at `level`, without copying it. The
+  // range and those above it are hidden from the launcher and the range is marked as being
+  // written (BeginWrite) until EndClose(); in between, the caller appends it to the ring ended
+  // (AppendClosedRange, or EndInPlace and TryAppend; either publishes it, EndWrite() says it was
+  // dropped).
+  ClosedRange CloseRange(uint64_t domain_id, uint64_t level);
+  // Producer: appends the closed range to the ring, ended at `end_ns` (kPopped); false when the
+  // ring lacks the space.
+  bool AppendClosedRange(const ClosedRange& range, uint64_t end_ns);
+  // Producer: ends the closed range where it lies, for a caller that copies it itself.
+  void EndInPlace(const ClosedRange& range, uint64_t end_ns);
   // Producer: removes the closed range, moving the open ranges above it down into its place.
   void EndClose(const ClosedRange& range);
   // Consumer, once the process is gone: copies the open ranges (whole records, as the producer
@@ -126,6 +141,16 @@ class alignas(4096) ThreadRing {
   static constexpr uint64_t NextLapStart(uint64_t position) {
     return (position | (kCapacity - 1)) + 1;
   }
+  static constexpr uint64_t kNoRoom = ~uint64_t{0};
+  // Producer: where the next record of `total` bytes starts, after a rewind or a gap marker (see
+  // above), marked as being written; kNoRoom when the ring lacks the space.
+  uint64_t PlaceRecord(size_t total);
+  // Producer: copies `size` bytes to `position` on, wrapping around the ring's end.
+  void CopyIn(uint64_t position, const void* bytes, size_t size);
+  // Producer: publishes the records before `head`.
+  void Publish(uint64_t head);
+  // An NvtxEventRecord's end and its kPopped ending, in `record`.
+  static void StoreEnd(char* record, uint64_t end_ns);
   // The size field of the record (or gap marker) that starts at `position`.
   uint16_t RecordSizeAt(uint64_t position) const;
   // Where the innermost open range of `domain_id` at `level` starts among the `used` bytes of open

@@ -78,20 +78,19 @@ protocol::ThreadRing* OpenRangesOfThisThread() {
 
 }  // namespace
 
-void OpenPushPopRange(protocol::NvtxEventRecord* record, const char* text, size_t text_length) {
-  text_length = ClampTextLength(text_length);
-  record->header.tid = CurrentTid();
-  record->header.size =
-      static_cast<uint16_t>(protocol::AlignedRecordSize(sizeof(*record) + text_length));
-  record->text_length = static_cast<uint32_t>(text_length);
-  OpenRangesOfThisThread()->OpenRange(*record, text, text_length);
+void OpenPushPopRange(protocol::RecordKind kind, uint64_t start, uint64_t domain_id, uint64_t level,
+                      const protocol::NvtxRangeAttributes& attributes, const char* text,
+                      size_t text_length) {
+  OpenRangesOfThisThread()->OpenRange({kind, CurrentTid(), start, domain_id, level}, attributes,
+                                      text, ClampTextLength(text_length));
 }
 
 // Captures the range as it would be emitted: whole, with its end.
 void ClosePushPopRange(uint64_t domain_id, uint64_t level, uint64_t end_ns) {
   protocol::ThreadRing* ring = OpenRangesOfThisThread();
-  const protocol::ThreadRing::ClosedRange range = ring->CloseRange(domain_id, level, end_ns);
+  const protocol::ThreadRing::ClosedRange range = ring->CloseRange(domain_id, level);
   if (range.bytes == nullptr) return;
+  ring->EndInPlace(range, end_ns);
   test::CapturedRecord captured;
   captured.bytes.assign(range.bytes, range.bytes + range.size);
   ring->EndWrite();

@@ -18,6 +18,7 @@ namespace {
 using protocol::NvtxEventRecord;
 using protocol::NvtxMessageKind;
 using protocol::NvtxPayloadKind;
+using protocol::NvtxRangeEnding;
 using protocol::NvtxRangeEndRecord;
 using protocol::RecordKind;
 
@@ -233,16 +234,59 @@ TEST_CASE("events without usable attributes carry no message", "[nvtx]") {
   undersized.size = 8;
   nvtxMarkEx(&undersized);
   nvtxMarkA(nullptr);
+  CHECK(nvtxRangePushA(nullptr) == 0);
+  CHECK(nvtxRangePop() == 0);
   const std::vector<CapturedRecord> records = TakeCapturedRecords();
-  REQUIRE(records.size() == 3);
+  REQUIRE(records.size() == 4);
+  CHECK(records[3].header().kind == RecordKind::kNvtxPushPopRange);
   for (const CapturedRecord& record : records) {
-    const auto mark = record.As<NvtxEventRecord>();
-    CHECK(mark.message_kind == NvtxMessageKind::kNone);
-    CHECK(mark.text_length == 0);
-    CHECK(mark.has_color == 0);
-    CHECK(mark.payload_kind == NvtxPayloadKind::kNone);
+    const auto event = record.As<NvtxEventRecord>();
+    CHECK(event.message_kind == NvtxMessageKind::kNone);
+    CHECK(event.text_length == 0);
+    CHECK(event.has_color == 0);
+    CHECK(event.payload_kind == NvtxPayloadKind::kNone);
     CHECK(record.header().size == sizeof(NvtxEventRecord));
   }
+}
+
+TEST_CASE("a pushed range carries every attribute of its push", "[nvtx]") {
+  Attach();
+  const nvtxDomainHandle_t domain = nvtxDomainCreateA("pushed");
+  const nvtxStringHandle_t name = nvtxDomainRegisterStringA(domain, "registered step");
+  nvtxEventAttributes_t attributes = Attributes("");
+  attributes.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+  attributes.message.registered = name;
+  attributes.category = 4;
+  attributes.colorType = NVTX_COLOR_ARGB;
+  attributes.color = 0xFF445566u;
+  attributes.payloadType = NVTX_PAYLOAD_TYPE_INT32;
+  attributes.payload.iValue = -3;
+  CHECK(nvtxDomainRangePushEx(domain, &attributes) == 0);
+  CHECK(nvtxRangePushA("plain") == 0);
+  CHECK(nvtxRangePop() == 0);
+  CHECK(nvtxDomainRangePop(domain) == 0);
+  const std::vector<CapturedRecord> records = TakeCapturedRecords();
+  REQUIRE(records.size() == 4);  // domain, string, then the ranges innermost first
+  const auto plain = records[2].As<NvtxEventRecord>();
+  CHECK(plain.domain_id == 0);
+  CHECK(plain.message_kind == NvtxMessageKind::kText);
+  CHECK(EventText(records[2]) == "plain");
+  CHECK(plain.category == 0);
+  CHECK(plain.has_color == 0);
+  CHECK(plain.payload_kind == NvtxPayloadKind::kNone);
+  CHECK(plain.registered_string_id == 0);
+  const auto pushed = records[3].As<NvtxEventRecord>();
+  CHECK(pushed.domain_id == records[0].As<protocol::NvtxDomainRecord>().domain_id);
+  CHECK(pushed.message_kind == NvtxMessageKind::kRegistered);
+  CHECK(pushed.registered_string_id == records[1].As<protocol::NvtxStringRecord>().string_id);
+  CHECK(EventText(records[3]) == "registered step");
+  CHECK(pushed.category == 4);
+  CHECK(pushed.has_color == 1);
+  CHECK(pushed.color == 0xFF445566u);
+  CHECK(pushed.payload_kind == NvtxPayloadKind::kInt32);
+  CHECK(pushed.payload_bits == 0xFFFFFFFDull);
+  CHECK(pushed.ending == NvtxRangeEnding::kPopped);
+  CHECK(pushed.end_ns >= plain.end_ns);
 }
 
 TEST_CASE("domains - registered strings and category names", "[nvtx]") {

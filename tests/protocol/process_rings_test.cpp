@@ -164,13 +164,7 @@ TEST_CASE("once the process is gone, a record cut while written is counted as to
 // A range as OpenPushPopRange keeps it: `level` set, its text after the record.
 bool Push(ThreadRing* ring, uint64_t domain_id, uint64_t level, uint64_t start,
           const std::string& text, RecordKind kind = RecordKind::kNvtxPushPopRange) {
-  NvtxEventRecord record{};
-  record.header = {kind, static_cast<uint16_t>(AlignedRecordSize(sizeof(record) + text.size())), 1,
-                   start};
-  record.domain_id = domain_id;
-  record.level = level;
-  record.text_length = static_cast<uint32_t>(text.size());
-  return ring->OpenRange(record, text.data(), text.size());
+  return ring->OpenRange({kind, 1, start, domain_id, level}, {}, text.data(), text.size());
 }
 
 TEST_CASE("ranges open when the process ends come out whole, ended as it ended", "[rings]") {
@@ -185,13 +179,17 @@ TEST_CASE("ranges open when the process ends come out whole, ended as it ended",
   REQUIRE(ring != nullptr);
   REQUIRE(Push(ring, 0, 0, 100, "outer", kind));
   REQUIRE(Push(ring, 0, 1, 200, "inner that ended", kind));
-  // The inner one is popped as ClosePushPopRange pops it: ended in place, then appended.
-  const ThreadRing::ClosedRange closed = ring->CloseRange(0, 1, 300);
+  // The inner one is popped as ClosePushPopRange pops it: taken, then appended ended.
+  const ThreadRing::ClosedRange closed = ring->CloseRange(0, 1);
   REQUIRE(closed.size == AlignedRecordSize(sizeof(NvtxEventRecord) + 16));
-  REQUIRE(ring->TryAppend(closed.bytes, closed.size, nullptr, 0));
+  REQUIRE(ring->AppendClosedRange(closed, 300));
   ring->EndClose(closed);
-  // While the process lives, its open range stays its own.
-  CHECK(DrainAll(&rings).ranges.size() == 1);
+  // The popped one is drained ended; while the process lives, its open range stays its own.
+  const Drained popped = DrainAll(&rings);
+  REQUIRE(popped.ranges.size() == 1);
+  CHECK(popped.ranges[0].header.timestamp_ns == 200);
+  CHECK(popped.ranges[0].end_ns == 300);
+  CHECK(popped.ranges[0].ending == NvtxRangeEnding::kPopped);
   rings.Ended(died, {777, 999});
   const Drained ended = DrainAll(&rings);
   REQUIRE(ended.ranges.size() == 1);

@@ -233,19 +233,15 @@ TEST_CASE("a producer and a drainer at once: every record arrives whole, in orde
 
 namespace {
 
-bool Open(ThreadRing* ring, uint64_t domain_id, uint64_t level, const std::string& text) {
-  NvtxEventRecord record{};
-  record.header = {RecordKind::kNvtxPushPopRange,
-                   static_cast<uint16_t>(AlignedRecordSize(sizeof(record) + text.size())), 1, 0};
-  record.domain_id = domain_id;
-  record.level = level;
-  record.text_length = static_cast<uint32_t>(text.size());
-  return ring->OpenRange(record, text.data(), text.size());
+bool Open(ThreadRing* ring, uint64_t domain_id, uint64_t level, const std::string& text,
+          const NvtxRangeAttributes& attributes = {}) {
+  return ring->OpenRange({RecordKind::kNvtxPushPopRange, 1, 0, domain_id, level}, attributes,
+                         text.data(), text.size());
 }
 
 // The text of the range `Take` removed, or "" when none.
 std::string Take(ThreadRing* ring, uint64_t domain_id, uint64_t level) {
-  const ThreadRing::ClosedRange range = ring->CloseRange(domain_id, level, 1);
+  const ThreadRing::ClosedRange range = ring->CloseRange(domain_id, level);
   if (range.bytes == nullptr) return "";
   NvtxEventRecord record;
   std::memcpy(&record, range.bytes, sizeof(record));
@@ -318,6 +314,41 @@ TEST_CASE("a pop finds its range after others were taken from the middle or clea
   CHECK(OpenTexts(*ring).empty());
 }
 
+TEST_CASE("a popped range that wraps around the ring's end is appended whole and ended", "[ring]") {
+  auto ring = std::make_unique<ThreadRing>();
+  std::vector<char> out(ThreadRing::kCapacity);
+  // As in the wrap test above: 32 bytes free at the ring's end and 40 at its start.
+  const size_t filler = (ThreadRing::kCapacity - 32) / 40;
+  for (size_t i = 0; i < filler; ++i) REQUIRE(Append(ring.get(), i));
+  REQUIRE(ring->Drain(out.data(), 40) == 40);
+  const NvtxRangeAttributes attributes{
+      7, 9, 3, 0xff00ff00, 1, NvtxMessageKind::kRegistered, NvtxPayloadKind::kUnsignedInt64};
+  REQUIRE(Open(ring.get(), 2, 0, "wraps", attributes));  // 64 + 8 bytes
+  const ThreadRing::ClosedRange range = ring->CloseRange(2, 0);
+  REQUIRE(range.size == 72);
+  REQUIRE(ring->AppendClosedRange(range, 555));
+  ring->EndClose(range);
+  CHECK(OpenTexts(*ring).empty());
+  const size_t drained = ring->Drain(out.data(), out.size());
+  REQUIRE(drained == (filler - 1) * 40 + 72);
+  NvtxEventRecord popped;
+  std::memcpy(&popped, out.data() + drained - 72, sizeof(popped));
+  CHECK(popped.header.size == 72);
+  CHECK(popped.header.kind == RecordKind::kNvtxPushPopRange);
+  CHECK(popped.domain_id == 2);
+  CHECK(popped.registered_string_id == 7);
+  CHECK(popped.payload_bits == 9);
+  CHECK(popped.category == 3);
+  CHECK(popped.color == 0xff00ff00);
+  CHECK(popped.has_color == 1);
+  CHECK(popped.message_kind == NvtxMessageKind::kRegistered);
+  CHECK(popped.payload_kind == NvtxPayloadKind::kUnsignedInt64);
+  CHECK(popped.text_length == 5);
+  CHECK(popped.end_ns == 555);
+  CHECK(popped.ending == NvtxRangeEnding::kPopped);
+  CHECK(std::string(out.data() + drained - 8, popped.text_length) == "wraps");
+}
+
 TEST_CASE("more open ranges than the starts hold are still found", "[ring]") {
   auto ring = std::make_unique<ThreadRing>();
   uint64_t level = 0;
@@ -325,7 +356,7 @@ TEST_CASE("more open ranges than the starts hold are still found", "[ring]") {
   REQUIRE(level == ThreadRing::kOpenRangeBytes / sizeof(NvtxEventRecord));
   for (uint64_t pop = level; pop-- > 0;) {
     INFO("level " << pop);
-    const ThreadRing::ClosedRange range = ring->CloseRange(0, pop, 1);
+    const ThreadRing::ClosedRange range = ring->CloseRange(0, pop);
     REQUIRE(range.bytes != nullptr);
     CHECK(range.offset == pop * sizeof(NvtxEventRecord));
     ring->EndWrite();
