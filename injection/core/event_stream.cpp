@@ -205,7 +205,9 @@ __attribute__((noinline)) bool WaitForSpace(ThreadRing* buffer, const void* firs
                                             size_t second_size) {
   const bool patient = t_patient_depth > 0;
   if (buffer->dropping && !patient) {
-    if (buffer->UsedBytes() > ThreadRing::kCapacity / 2) return false;
+    // Room, not records: a gap the drainer has yet to pass holds none but takes space, and a
+    // thread leaving drop mode to find no room would wait again for every other record.
+    if (buffer->OccupiedBytes() > ThreadRing::kCapacity / 2) return false;
     buffer->dropping = false;
     return buffer->TryAppend(first, first_size, second, second_size);
   }

@@ -73,6 +73,15 @@ class alignas(4096) ThreadRing {
     if (gap != 0 && gap >= tail && gap < head) used -= NextLapStart(gap) - gap;
     return used < kCapacity ? used : kCapacity;
   }
+  // Producer: bytes between the consumer and the producer, a skipped gap the consumer has not
+  // passed included: what stands between the producer and room for its records. (A full ring
+  // whose drainer has yet to pass a gap holds few records but no room.)
+  size_t OccupiedBytes() const {
+    const uint64_t tail = tail_.load(std::memory_order_acquire);
+    const uint64_t head = head_.load(std::memory_order_relaxed);
+    if (head <= tail) return 0;
+    return head - tail < kCapacity ? head - tail : kCapacity;
+  }
   // Producer: marks a record as being written from now on (before a wait for room, or before a
   // range leaves the open ranges), until TryAppend() publishes it or EndWrite() gives it up.
   void BeginWrite() {

@@ -87,6 +87,33 @@ TEST_CASE("records that wrap around the ring's end drain intact and in order", "
   CHECK(std::string(out.data() + drained - 64 + 40, text.size()) == text);
 }
 
+TEST_CASE("a full ring whose drainer has yet to pass a gap holds few records and no room",
+          "[ring]") {
+  auto ring = std::make_unique<ThreadRing>();
+  std::vector<char> out(ThreadRing::kCapacity);
+  // A steady thread: one 40-byte record behind, until it goes on at the next lap's start.
+  uint64_t number = 0;
+  REQUIRE(Append(ring.get(), number++));
+  for (;;) {
+    REQUIRE(Append(ring.get(), number++));
+    if (ring->OccupiedBytes() > ring->UsedBytes()) break;  // it went past a gap
+    REQUIRE(ring->Drain(out.data(), 40) == 40);
+  }
+  CHECK(ring->UsedBytes() == 80);
+  // Then the drainer stalls, and the thread fills the ring.
+  while (Append(ring.get(), number)) ++number;
+  CHECK(ring->UsedBytes() < ThreadRing::kReuseBytes + 80);
+  CHECK(ring->OccupiedBytes() > ThreadRing::kCapacity - 40);
+  // Drained: the gap is passed, the records come out in order, and the room is back.
+  std::vector<uint64_t> numbers;
+  while (const size_t size = ring->Drain(out.data(), out.size())) {
+    for (uint64_t got : Numbers(out.data(), size)) numbers.push_back(got);
+  }
+  REQUIRE(!numbers.empty());
+  CHECK(numbers.back() == number - 1);
+  CHECK(ring->OccupiedBytes() == 0);
+}
+
 TEST_CASE("a thread that emits steadily goes on at the ring's start past kReuseBytes", "[ring]") {
   ThreadRing* buffer = MapRing();
   REQUIRE(buffer != nullptr);
