@@ -102,13 +102,14 @@ TEST_CASE("a flood of ranges keeps each range whole: kept + dropped == emitted, 
   CHECK(Number(report, "SELECT value FROM PROF_SESSION WHERE name = 'torn_records'") == 0);
   // Each kept range is one of the program's, never a pairing of far-apart records: a thread's
   // ranges follow each other without overlap. (Not "each lasts ~50 ns": on two busy cores a
-  // thread is now and then preempted inside a range, for a scheduler slice of some ms.)
+  // thread is now and then preempted inside a range, for a scheduler slice of some ms; under
+  // ThreadSanitizer one was seen stopped 149 ms inside one, where 9-16 ms is usual.)
   CHECK(Number(report,
                "SELECT count(*) FROM (SELECT end, lead(start) OVER (PARTITION BY globalTid "
                "ORDER BY start) AS next FROM NVTX_EVENTS WHERE text = 'flood') "
                "WHERE next IS NOT NULL AND end > next") == 0);
   CHECK(Number(report, "SELECT max(end - start) FROM NVTX_EVENTS WHERE text = 'flood'") <
-        100000000);
+        1000000000);
   // The outer ranges hold every flood range of their thread.
   CHECK(Number(report,
                "SELECT count(*) FROM NVTX_EVENTS f JOIN NVTX_EVENTS o ON o.text = 'outer' AND "
