@@ -111,10 +111,9 @@ void OpenTextRange(protocol::RecordKind kind, uint64_t timestamp, uint64_t domai
   static constexpr protocol::NvtxRangeAttributes kNone{};
   static constexpr protocol::NvtxRangeAttributes kText{
       0, 0, 0, 0, 0, NvtxMessageKind::kText, NvtxPayloadKind::kNone};
-  if (message == nullptr)
-    return OpenPushPopRange(kind, timestamp, domain_id, level, kNone, nullptr, 0);
-  const Utf8Text text(message);
-  OpenPushPopRange(kind, timestamp, domain_id, level, kText, text.data(), text.size());
+  const Utf8Text text(message);  // empty for a null message, which makes a range without one
+  OpenPushPopRange(kind, timestamp, domain_id, level, message == nullptr ? kNone : kText,
+                   text.data(), text.size());
 }
 
 void EmitRangeEnd(uint64_t timestamp, uint64_t domain_id, uint64_t range_id) {
