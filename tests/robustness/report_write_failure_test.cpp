@@ -29,10 +29,11 @@ std::vector<std::string> FilesIn(const std::string& dir) {
 }
 
 // "prof profile" of steady_writer, tracing every OS runtime call so that the report grows fast.
+// The program creates `dir`/started when it runs and `dir`/marker when it ran to its end.
 std::string ProfileCommandLine(const std::string& dir, int exit_code, int duration_ms) {
   return "'" + ProfBinary() + "' profile -t osrt --osrt-threshold=0 -o '" + dir + "/rep' '" +
          TestProgram("steady_writer") + "' '" + dir + "/marker' " + std::to_string(exit_code) +
-         " " + std::to_string(duration_ms);
+         " " + std::to_string(duration_ms) + " '" + dir + "/started'";
 }
 
 int LinesWithout(const std::string& text, const std::string& excluded) {
@@ -70,21 +71,28 @@ TEST_CASE("a report that hits the file-size limit is removed and the program's c
   // At most one warning (the first failed commit) before the error line. A loaded machine may
   // also fall behind this flood; those counted-loss warnings are true and are not counted here.
   CHECK(LinesWithout(prof::test::WithoutProgressNotes(result.err), " events lost so far; ") <= 2);
-  CHECK(FilesIn(dir) == std::vector<std::string>{"marker"});
+  CHECK(FilesIn(dir) == std::vector<std::string>{"marker", "started"});
 }
 
 TEST_CASE("the program runs to its end when prof is killed while it runs", "[robustness]") {
   const std::string dir = prof::test::MakeTempDir("prof_killed");
-  const auto start = std::chrono::steady_clock::now();
-  // bash starts prof, kills it with SIGKILL while the program writes, and returns at once. A
-  // killed prof leaves its session directory behind: TMPDIR puts it in `dir`, removed with it.
+  // bash starts prof, waits until the program runs (a sanitized prof takes up to seconds to start
+  // it on a loaded machine), kills prof with SIGKILL 0.3 s into the program's writes, and returns
+  // at once. A killed prof leaves its session directory behind: TMPDIR puts it in `dir`, removed
+  // with it.
   const CommandResult killer = RunCommand(
-      {"bash", "-c", ProfileCommandLine(dir, 0, 1500) + " & sleep 0.4; kill -KILL $!; wait $!"}, "",
-      {"TMPDIR=" + dir});
+      {"bash", "-c",
+       ProfileCommandLine(dir, 0, 1500) + " & while [ ! -e '" + dir +
+           "/started' ] && kill -0 $! 2>/dev/null; do sleep 0.02; done; sleep 0.3; kill -KILL $!; "
+           "wait $!"},
+      "", {"TMPDIR=" + dir});
+  const auto killed = std::chrono::steady_clock::now();
+  CHECK(fs::exists(dir + "/started"));
   CHECK(killer.exit_code == 137);
-  // The program needs 1.5 s; once its stream is cut it must not wait on prof beyond a moment.
+  // The program has at most 1.2 s to go; once its stream is cut it must not wait on prof beyond a
+  // moment.
   CHECK(WaitForFile(dir + "/marker", std::chrono::milliseconds(4000)));
-  CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(4000));
+  CHECK(std::chrono::steady_clock::now() - killed < std::chrono::milliseconds(4000));
   // Not a report: the placeholder of the claim, which the next run takes over.
   std::ifstream placeholder(dir + "/rep.sqlite");
   std::string line;
