@@ -127,7 +127,7 @@ RuleSpec GapCauseSum() {
 // The views that describe the CPU threads in spans of time (analyze_cpu_spans), after the view
 // that makes the spans: the GPU gaps or the window.
 std::vector<std::string_view> CpuSpanViews(std::string_view spans) {
-  return {"analyze_cpu_samples",  "analyze_thread_states",  spans,
+  return {"analyze_cpu_samples",  "thread_states",          spans,
           "analyze_span_samples", "analyze_span_functions", "analyze_span_threads"};
 }
 

@@ -59,7 +59,8 @@ void DeclareOptions(CLI::App& parser, DiffArguments* args) {
                   "Regressed: also grew by more than PCT percent of the base run's traced time")
       ->default_str("1");
   parser.add_flag("--count-waits", options.count_waits,
-                  "Let grown waits (poll, sleeps, lock and condition waits, joins...) fail too");
+                  "Let grown waits (poll, sleeps, lock and condition waits, joins...), and ranges "
+                  "and calls grown by waiting in them or for a CPU, fail too");
   parser.add_option("--range", options.items.range,
                     "Also compare the median instance of this NVTX range ([domain:]text)");
   parser

@@ -47,6 +47,10 @@ struct ItemStats {
   int64_t instances = 0;
   int64_t total_ns = 0;
   std::optional<double> median_ns;  // none for totals (gpu_busy, gpu_span)
+  // For NVTX ranges and OS runtime calls (kinds range, nvtx, osrt): the compared value (median or
+  // total) less the time their threads waited inside them: in wait calls (waits.h) or for a CPU,
+  // preempted (queries/views/waiting_intervals.sql). None for other kinds.
+  std::optional<double> excluding_waits_ns;
 };
 
 // Every item of one report.

@@ -25,7 +25,8 @@ bool InAnyReport(const std::vector<ReportItems>& reports, const ItemKey& key) {
 }
 
 SideSummary Summarize(const std::vector<ReportItems>& reports, const ItemKey& key) {
-  std::vector<double> instances, totals, medians, compared;
+  std::vector<double> instances, totals, medians, compared, excluding_waits;
+  bool waits_known = false;
   for (const ReportItems& items : reports) {
     const auto found = items.find(key);
     const ItemStats stats = found == items.end() ? ItemStats{} : found->second;
@@ -34,6 +35,8 @@ SideSummary Summarize(const std::vector<ReportItems>& reports, const ItemKey& ke
     if (stats.median_ns) medians.push_back(*stats.median_ns);
     compared.push_back(ComparesMedian(key.kind) ? stats.median_ns.value_or(0)
                                                 : static_cast<double>(stats.total_ns));
+    excluding_waits.push_back(stats.excluding_waits_ns.value_or(0));
+    waits_known = waits_known || stats.excluding_waits_ns.has_value();
   }
   SideSummary side;
   side.instances = Median(instances);
@@ -42,6 +45,7 @@ SideSummary Summarize(const std::vector<ReportItems>& reports, const ItemKey& ke
   side.compared_ns = Median(compared);
   const auto [low, high] = std::minmax_element(compared.begin(), compared.end());
   side.spread_ns = *high - *low;
+  if (waits_known) side.excluding_waits_ns = Median(excluding_waits);
   return side;
 }
 
@@ -67,6 +71,17 @@ bool CarriedByFewInstances(const ItemDiff& diff, const GateOptions& gate) {
   return !same_way || !Significant(typical_change, base_typical, 1, gate);
 }
 
+// An item whose growth is time its threads waited inside it: in wait calls (the loader it waits
+// for got slower, a wake-up came late) or for a CPU (other work preempted it), while the rest of
+// its time did not grow significantly. That rest is its own work; what it waited for is the
+// machine's load or has items of its own.
+bool GrewByWaiting(const ItemDiff& diff, double weight, const GateOptions& gate) {
+  if (!diff.base.excluding_waits_ns || !diff.candidate.excluding_waits_ns) return false;
+  const double base = *diff.base.excluding_waits_ns;
+  const double change = *diff.candidate.excluding_waits_ns - base;
+  return change <= 0 || !Significant(change, base, weight, gate);
+}
+
 Verdict Judge(const ItemDiff& diff, const GateOptions& gate) {
   // A range's change is per instance; in the run it happens once per base instance.
   const double weight = ComparesMedian(diff.key.kind) ? std::max(diff.base.instances, 1.0) : 1;
@@ -77,7 +92,8 @@ Verdict Judge(const ItemDiff& diff, const GateOptions& gate) {
     return Verdict::kNoise;
   }
   if (diff.change_ns < 0) return Verdict::kImproved;
-  return IsWait(diff.key) && !gate.count_waits ? Verdict::kUncounted : Verdict::kRegressed;
+  const bool waited = IsWait(diff.key) || GrewByWaiting(diff, weight, gate);
+  return waited && !gate.count_waits ? Verdict::kUncounted : Verdict::kRegressed;
 }
 
 ItemDiff Compare(const std::vector<ReportItems>& base, const std::vector<ReportItems>& candidate,

@@ -13,7 +13,10 @@
 // when the base is 0) and its time in the run is larger than min_time_ns: |change| for a total,
 // |change| x the base instances for a range compared on its median. Then:
 //   regressed  change > 0 and larger than the spread of each side, and not noise;
-//   uncounted  would be regressed, but the item is a wait (waits.h) and count_waits is off;
+//   uncounted  would be regressed, but count_waits is off and the item is a wait (waits.h) or
+//              grew by waiting: its compared value less the time its threads waited inside it,
+//              in wait calls or preempted (ItemStats::excluding_waits_ns), did not grow
+//              significantly;
 //   improved   change < 0, |change| larger than the spread of each side, and not noise;
 //   noise      |change| within the larger spread, or a total that changed through a few
 //              instances only: its typical total (instances x median) did not change
@@ -52,6 +55,9 @@ struct SideSummary {
   std::optional<double> median_ns;
   double compared_ns = 0;
   double spread_ns = 0;
+  // The median over the side's reports of ItemStats::excluding_waits_ns (a report without the
+  // item counts 0); none when no report has it.
+  std::optional<double> excluding_waits_ns;
 };
 
 struct ItemDiff {

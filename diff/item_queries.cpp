@@ -10,6 +10,8 @@ namespace {
 constexpr std::string_view kKernel = "CUPTI_ACTIVITY_KIND_KERNEL";
 constexpr std::string_view kMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
 constexpr std::string_view kMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
+// What view waiting_intervals reads besides StringIds: wait calls and thread switches.
+const std::vector<std::string_view> kWaitingTables = {"OSRT_API", "SCHED_EVENTS"};
 
 // The text of queries/<file>; the build embeds every file the registry names.
 std::string_view QuerySql(std::string_view file) {
@@ -27,8 +29,8 @@ const std::vector<ItemQuery>& AllItemQueries() {
       {ItemKind::kRange,
        {"NVTX_EVENTS", "StringIds"},
        {},
-       {},
-       {"nvtx_ranges"},
+       kWaitingTables,
+       {"nvtx_ranges", "thread_states", "waiting_intervals", "nvtx_range_waits"},
        QuerySql("range.sql")},
       {ItemKind::kKernel, {kKernel, "StringIds"}, {}, {}, {"cuda_kernels"}, QuerySql("kernel.sql")},
       {ItemKind::kMemop,
@@ -46,12 +48,21 @@ const std::vector<ItemQuery>& AllItemQueries() {
       {ItemKind::kNvtx,
        {"NVTX_EVENTS", "StringIds"},
        {},
-       {},
-       {"nvtx_ranges"},
+       kWaitingTables,
+       {"nvtx_ranges", "thread_states", "waiting_intervals", "nvtx_range_waits"},
        QuerySql("nvtx.sql")},
-      {ItemKind::kOsrt, {"OSRT_API", "StringIds"}, {}, {}, {}, QuerySql("osrt.sql")},
+      {ItemKind::kOsrt,
+       {"OSRT_API", "StringIds"},
+       {},
+       kWaitingTables,
+       {"thread_states", "waiting_intervals"},
+       QuerySql("osrt.sql")},
   };
   return queries;
+}
+
+std::optional<std::string_view> DiffViewSql(std::string_view view) {
+  return FindEmbeddedFile(EmbeddedQueryFiles(), "queries/views/" + std::string(view) + ".sql");
 }
 
 }  // namespace prof::diff

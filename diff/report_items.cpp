@@ -6,6 +6,7 @@
 
 #include "diff/item_queries.h"
 #include "diff/run_span.h"
+#include "diff/waits.h"
 #include "stats/report_database.h"
 #include "stats/report_registry.h"
 
@@ -32,12 +33,17 @@ Status InsertRow(storage::Database* db, std::string_view sql,
   return Status::Ok();
 }
 
-// report_options is what stats/views/cuda_kernels.sql reads; diff_options what diff/queries read.
+// report_options is what stats/views/cuda_kernels.sql reads; diff_options and diff_waits what
+// diff/queries read.
 Status SetOptions(storage::Database* db, const ItemOptions& options) {
   if (!db->Exec("CREATE TEMP TABLE report_options (name TEXT PRIMARY KEY);"
-                "CREATE TEMP TABLE diff_options (name TEXT PRIMARY KEY, value TEXT);")
+                "CREATE TEMP TABLE diff_options (name TEXT PRIMARY KEY, value TEXT);"
+                "CREATE TEMP TABLE diff_waits (name TEXT PRIMARY KEY);")
            .ok()) {
     return OptionsError(db);
+  }
+  for (std::string_view wait : WaitFunctions()) {
+    PROF_RETURN_IF_ERROR(InsertRow(db, "INSERT INTO diff_waits VALUES (?1)", {wait}));
   }
   if (options.kernel_name != "demangled") {
     Status status = InsertRow(db, "INSERT INTO report_options VALUES (?1)", {options.kernel_name});
@@ -81,7 +87,8 @@ Status PrepareTables(storage::Database* db, const ItemQuery& query, bool* runnab
 
 Status CreateViews(storage::Database* db, const ItemQuery& query) {
   for (std::string_view view : query.views) {
-    const std::optional<std::string_view> sql = stats::ViewSql(view);
+    std::optional<std::string_view> sql = DiffViewSql(view);
+    if (!sql) sql = stats::ViewSql(view);
     if (!sql) return Status::Error("no SQL compiled in for view " + std::string(view));
     if (!db->Exec(*sql).ok()) return QueryError(db, query.kind);
   }
@@ -99,6 +106,10 @@ Status ReadItems(storage::Database* db, const ItemQuery& query, ReportItems* ite
     stats.instances = statement.ColumnInt64(1);
     stats.total_ns = statement.ColumnInt64(2);
     if (!statement.ColumnIsNull(3)) stats.median_ns = statement.ColumnDouble(3);
+    constexpr int kExcludingWaits = 4;
+    if (statement.ColumnCount() > kExcludingWaits && !statement.ColumnIsNull(kExcludingWaits)) {
+      stats.excluding_waits_ns = statement.ColumnDouble(kExcludingWaits);
+    }
   }
   return Status::Ok();
 }

@@ -3,7 +3,7 @@
 --   spanId, globalTid
 --   samples: its CPU samples in the span (analyze_span_samples)
 --   running, blocked, preempted: the time of the span it spent on a CPU, off it blocked, off it
---     runnable (analyze_thread_states clipped to the span); NULL when no thread switch of the
+--     runnable (thread_states clipped to the span); NULL when no thread switch of the
 --     thread tells (no SCHED_EVENTS)
 --   switches: its thread switches inside the span
 --   listed: 1 when the thread belongs in a per-span listing: sampled or running in the span,
@@ -16,7 +16,7 @@ WITH
     SELECT spanId, globalTid, count(*) AS samples FROM analyze_span_samples
     GROUP BY spanId, globalTid
   ),
-  switching_threads AS (SELECT DISTINCT globalTid FROM analyze_thread_states),
+  switching_threads AS (SELECT DISTINCT globalTid FROM thread_states),
   states AS (
     SELECT span.spanId, thread.globalTid, state.state,
            max(0, min(state.end, span.end) - max(state.start, span.start)) AS ns,
@@ -25,9 +25,9 @@ WITH
     JOIN switching_threads AS thread
       ON (span.pid IS NULL OR (thread.globalTid >> 24) & 0xFFFFFF = span.pid)
      AND (span.onlyTid IS NULL OR thread.globalTid = span.onlyTid)
-    JOIN analyze_thread_states AS state
+    JOIN thread_states AS state
       ON state.globalTid = thread.globalTid AND state.start < span.end
-     AND state.start >= coalesce((SELECT max(before.start) FROM analyze_thread_states AS before
+     AND state.start >= coalesce((SELECT max(before.start) FROM thread_states AS before
                                   WHERE before.globalTid = thread.globalTid
                                     AND before.start <= span.start), span.start)
   ),

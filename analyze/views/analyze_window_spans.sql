@@ -11,8 +11,8 @@ WITH
   bounds AS (SELECT start, end, globalTid, scope FROM analysis_window),
   cpu_data AS (
     SELECT min(start) AS start, max(start) + 1 AS end
-    FROM (SELECT start FROM analyze_cpu_samples UNION ALL SELECT start FROM analyze_thread_states
-          UNION ALL SELECT end FROM analyze_thread_states)
+    FROM (SELECT start FROM analyze_cpu_samples UNION ALL SELECT start FROM thread_states
+          UNION ALL SELECT end FROM thread_states)
   )
 SELECT 1 AS spanId, coalesce(bounds.start, cpu_data.start) AS start,
        coalesce(bounds.end, cpu_data.end) AS end,

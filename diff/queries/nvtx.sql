@@ -8,6 +8,8 @@ SELECT
   count(*) AS instances,
   -- summed and median duration (ns)
   sum(duration) AS total,
-  median(duration) AS median
-FROM nvtx_ranges
+  median(duration) AS median,
+  -- the total less the ranges' time waiting (view nvtx_range_waits)
+  sum(duration - waited) AS excluding_waits
+FROM nvtx_range_waits
 GROUP BY name;

@@ -12,7 +12,9 @@ SELECT
   count(*) AS instances,
   -- summed and median duration (ns)
   sum(r.duration) AS total,
-  median(r.duration) AS median
-FROM nvtx_ranges AS r
+  median(r.duration) AS median,
+  -- the median instance's duration less its time waiting (view nvtx_range_waits)
+  median(r.duration - r.waited) AS excluding_waits
+FROM nvtx_range_waits AS r
 JOIN wanted ON r.name = wanted.value OR r.name = ':' || wanted.value
 GROUP BY wanted.value;

@@ -167,24 +167,25 @@ TEST_CASE("prof diff writes json with stable keys and markdown for comments", "[
         "|\n");
 }
 
-TEST_CASE("prof diff lists a grown wait as uncounted unless --count-waits", "[diff][cli]") {
-  // pthread_cond_wait takes 3x as long; the :step ranges do not change.
+TEST_CASE("prof diff lists a grown wait and a range grown by it as uncounted unless --count-waits",
+          "[diff][cli]") {
+  // pthread_cond_wait inside each :step takes 3x as long; the rest of the steps does not change.
   const std::string base = MakeWaitingRun("waits_base", 1000);
   const std::string candidate = MakeWaitingRun("waits_new", 3000);
   const CommandResult uncounted = Diff({"-f", "csv", "--min-time", "0", base, candidate});
   CHECK(uncounted.exit_code == kNoRegression);
   CHECK(uncounted.err ==
-        "prof: 0 regressed, 1 uncounted, 0 noise, 0 improved, 1 unchanged, 0 new, 0 vanished "
+        "prof: 0 regressed, 2 uncounted, 0 noise, 0 improved, 0 unchanged, 0 new, 0 vanished "
         "(threshold 5%, min-time 0 ns, 1% of the 33000 ns run: 330 ns, waits uncounted)\n");
   CHECK(uncounted.out == kHeader +
+                             "uncounted,nvtx,4,4,12000,20000,3000.0,5000.0,8000,66.7,0,:step\n"
                              "uncounted,osrt,4,4,4000,12000,1000.0,3000.0,8000,200.0,0,"
-                             "pthread_cond_wait\n"
-                             "unchanged,nvtx,4,4,8000,8000,2000.0,2000.0,0,0.0,0,:step\n");
+                             "pthread_cond_wait\n");
   const CommandResult counted =
       Diff({"-f", "csv", "--min-time", "0", "--count-waits", base, candidate});
   CHECK(counted.exit_code == kRegression);
   CHECK(counted.err ==
-        "prof: 1 regressed, 0 uncounted, 0 noise, 0 improved, 1 unchanged, 0 new, 0 vanished "
+        "prof: 2 regressed, 0 uncounted, 0 noise, 0 improved, 0 unchanged, 0 new, 0 vanished "
         "(threshold 5%, min-time 0 ns, 1% of the 33000 ns run: 330 ns, waits counted)\n");
   CHECK(counted.out.substr(kHeader.size(), 10) == "regressed,");
 }

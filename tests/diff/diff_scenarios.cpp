@@ -64,7 +64,7 @@ std::string MakeWaitingRun(const std::string& name, int64_t wait_ns) {
   ReportBuilder report;
   for (int64_t step = 0; step < kSteps; ++step) {
     const int64_t t = step * kStepPeriod;
-    report.Range("step", t, 2000).OsrtCall("pthread_cond_wait", t + 2000, wait_ns);
+    report.Range("step", t, 2000 + wait_ns).OsrtCall("pthread_cond_wait", t + 1000, wait_ns);
   }
   return report.Write(name);
 }

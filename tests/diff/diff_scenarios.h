@@ -20,8 +20,8 @@
 // NVTX/OSRT-only pair (MakeHostOnly): per step t, range Lib:load [t, t+2000] and read
 // [t+100] read_ns.
 //
-// Waiting runs (MakeWaitingRun): per step t, range :step [t, t+2000] and pthread_cond_wait
-// [t+2000] wait_ns; the run spans 0 to 32000 + wait_ns.
+// Waiting runs (MakeWaitingRun): per step t, range :step [t, t+2000+wait_ns] waiting inside in
+// pthread_cond_wait [t+1000] wait_ns; the run spans 0 to 32000 + wait_ns.
 #pragma once
 
 #include <cstdint>

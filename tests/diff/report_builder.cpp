@@ -10,6 +10,9 @@ namespace prof::diff::test {
 namespace {
 
 const std::string kThread = stats::test::Tid(100, 1);
+// NVTX_EVENTS eventType of nvtxRangePush/Pop and nvtxRangeStart/End ranges.
+constexpr int kPushPopRange = 59;
+constexpr int kStartEndRange = 60;
 const std::string kProcess = stats::test::Tid(100, 0);
 
 std::string Quoted(std::string_view text) {
@@ -90,21 +93,42 @@ ReportBuilder& ReportBuilder::ApiCall(std::string_view name, int64_t start, int6
 
 ReportBuilder& ReportBuilder::Range(std::string_view text, int64_t start, int64_t duration,
                                     std::string_view domain) {
+  return AddRange(kPushPopRange, text, start, duration, domain);
+}
+
+ReportBuilder& ReportBuilder::StartEndRange(std::string_view text, int64_t start,
+                                            int64_t duration) {
+  return AddRange(kStartEndRange, text, start, duration, "");
+}
+
+ReportBuilder& ReportBuilder::AddRange(int event_type, std::string_view text, int64_t start,
+                                       int64_t duration, std::string_view domain) {
   const int64_t domain_id = DomainId(domain, start);
   AddRow("NVTX_EVENTS",
          fmt::format("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) "
-                     "VALUES ({}, {}, 59, {}, {}, {});",
-                     start, start + duration, Quoted(text), kThread, domain_id));
+                     "VALUES ({}, {}, {}, {}, {}, {});",
+                     start, start + duration, event_type, Quoted(text), kThread, domain_id));
   return *this;
 }
 
-ReportBuilder& ReportBuilder::OsrtCall(std::string_view name, int64_t start, int64_t duration) {
+ReportBuilder& ReportBuilder::OsrtCall(std::string_view name, int64_t start, int64_t duration,
+                                       int tid) {
   const int64_t name_id = StringId(name);
   AddRow("OSRT_API",
          fmt::format("INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, "
                      "returnValue, nestingLevel, callchainId) VALUES ({}, {}, 27, {}, {}, 0, 0, "
                      "0);",
-                     start, start + duration, kThread, name_id));
+                     start, start + duration, stats::test::Tid(100, tid), name_id));
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::OffCpu(int64_t start, int64_t duration, bool preempted, int tid) {
+  // Preempted: threadState 1 (Running), threadBlock 44 (Preempted); blocked: 2 (Interruptible).
+  AddRow("SCHED_EVENTS",
+         fmt::format("INSERT INTO SCHED_EVENTS (start, cpu, isSchedIn, globalTid, threadState, "
+                     "threadBlock) VALUES ({0}, 0, 0, {2}, {3}, {4}), ({1}, 0, 1, {2}, 1, NULL);",
+                     start, start + duration, stats::test::Tid(100, tid), preempted ? 1 : 2,
+                     preempted ? 44 : 1));
   return *this;
 }
 

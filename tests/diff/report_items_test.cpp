@@ -97,6 +97,54 @@ TEST_CASE("diff reads NVTX and OS runtime items of a report without CUDA data", 
   CHECK(Lines(Load(test::MakeHostOnly("items_host_default", 250), options)).size() == 2);
 }
 
+TEST_CASE("diff subtracts the time a thread waited from its ranges and calls", "[diff]") {
+  ItemOptions options;
+  options.range = "step";
+  const std::string path =
+      ReportBuilder()
+          // 1000 ns with a 300 ns wait call, a 100 ns read (work, not a wait), a 50 ns sleep
+          // and 40 ns preempted inside
+          .Range("step", 0, 1000)
+          .OsrtCall("pthread_cond_wait", 100, 300)
+          .OsrtCall("read", 500, 100)
+          .OffCpu(520, 40, /*preempted=*/true)
+          .OsrtCall("nanosleep", 900, 50)
+          // 2000 ns without waits of its own thread: the loader's wait is on another thread, and
+          // so is the preemption; blocked outside a wait call is the range's own time (a page
+          // fault, a read)
+          .Range("step", 2000, 2000)
+          .OsrtCall("pthread_cond_wait", 2100, 1000, /*tid=*/2)
+          .OffCpu(2200, 500, /*preempted=*/true, /*tid=*/2)
+          .OffCpu(3000, 100, /*preempted=*/false)
+          // 600 ns whose thread waits 500 ns, right before and after it: not inside
+          .Range("step", 5000, 600)
+          .OsrtCall("poll", 4800, 200)
+          .OsrtCall("poll", 5600, 300)
+          // a start/end range's thread may do other work meanwhile: its waits are not its own
+          .StartEndRange("transfer", 7000, 1000)
+          .OsrtCall("epoll_wait", 7100, 800)
+          .Write("items_waits");
+  const ReportItems items = Load(path, options);
+  const ItemStats& nvtx = items.at({ItemKind::kNvtx, ":step"});
+  CHECK(nvtx.total_ns == 3600);
+  CHECK(nvtx.excluding_waits_ns == 3600.0 - 390);
+  // Per instance 610, 2000 and 600 ns outside waits: the median is 610.
+  const ItemStats& range = items.at({ItemKind::kRange, "step"});
+  CHECK(range.median_ns == 1000.0);
+  CHECK(range.excluding_waits_ns == 610.0);
+  CHECK(items.at({ItemKind::kNvtx, ":transfer"}).excluding_waits_ns == 1000.0);
+  // A call less the time it was preempted; a wait call is all waiting.
+  CHECK(items.at({ItemKind::kOsrt, "read"}).excluding_waits_ns == 60.0);
+  CHECK(items.at({ItemKind::kOsrt, "poll"}).excluding_waits_ns == 0.0);
+  // Without OS runtime calls or thread switches nothing is subtracted.
+  const ReportItems nvtx_only =
+      Load(ReportBuilder().Range("step", 0, 1000).Write("items_no_osrt"), options);
+  CHECK(nvtx_only.at({ItemKind::kNvtx, ":step"}).excluding_waits_ns == 1000.0);
+  // Other kinds know nothing of waits.
+  const ReportItems gpu = Load(ReportBuilder().Kernel("a", 0, 100).Write("items_gpu_waits"));
+  CHECK_FALSE(gpu.at({ItemKind::kKernel, "a"}).excluding_waits_ns.has_value());
+}
+
 int64_t RunSpan(const std::string& path) {
   LoadedReport report;
   const Status status = LoadReport(path, {}, &report);
