@@ -8,7 +8,7 @@
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
 # GPU_CHECKS (default "cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling
-# gpu_metrics bench breakdown") picks sections. prof runs compared with nsys's (--sample=none) pass -s none;
+# pytorch gpu_metrics bench in_program breakdown") picks sections. prof runs compared with nsys's (--sample=none) pass -s none;
 # the others sample, prof's default.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,7 +16,7 @@ build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling pytorch gpu_metrics bench breakdown}
+sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling pytorch gpu_metrics bench in_program breakdown}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -513,6 +513,16 @@ if [[ " $sections " == *" bench "* ]]; then
   python3 bench/run.py --only nvtx_cpu,nvtx_events --nsys none --runs 2 --prof "$prof" \
     --json "$work/nvtx-bench.json" 2>&1 | grep -vE "^\s+round" | tee "$work/nvtx_bench.txt"
   info "nvtx floods" "$(grep -E "records prof dropped|report ready after exit, s" "$work/nvtx_bench.txt" | tr -s ' ' | tr '\n' ';')"
+fi
+
+if [[ " $sections " == *" in_program "* ]]; then
+  # Issue 29's figures, as the 2-core build machine measures them: what prof and nsys add to an NVTX
+  # pair (paced and back to back) and to filtered, recorded and sleeping OS runtime calls.
+  echo "== In-program cost per traced event (bench/run.py --quick: nvtx_paced, nvtx_cpu, osrt_cpu)"
+  python3 bench/run.py --quick --only nvtx_paced,nvtx_cpu,osrt_cpu --runs "${IN_PROGRAM_ROUNDS:-4}" \
+    --prof "$prof" --nsys "$nsys_bin" --device-libs "$PWD/.device-libs" \
+    --json "$work/in-program-bench.json" 2>&1 | grep -vE "^\s+round" | tee "$work/in_program.txt"
+  info "in-program cost" "$(grep -E "added" "$work/in_program.txt" | tr -s ' ' | cut -c1-90 | tr '\n' ';')"
 fi
 
 if [[ " $sections " == *" breakdown "* ]]; then
