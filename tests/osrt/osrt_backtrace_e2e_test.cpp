@@ -77,8 +77,12 @@ TEST_CASE("a call blocked longer than the backtrace threshold names the function
   const OsrtRun run = ProfileWithOsrt(MakeTempDir("osrt-backtrace-loop"), "osrt_blocked",
                                       {"loop", std::to_string(kLoops)}, kBacktraces);
   CheckLoopStacks(run.report, ValueAfter(run.out, "pid="), true);
-  // Nothing else of the program blocked that long.
-  CHECK(Count(run.report, "SELECT count(DISTINCT id) FROM OSRT_CALLCHAINS") == 1);
+  // Only calls that lasted the threshold carry a backtrace. (Not "only the polls": on a loaded
+  // machine, ASan's most of all, another call is sometimes preempted for 3 ms and rightly gets
+  // one.)
+  CHECK(Count(run.report,
+              "SELECT count(*) FROM OSRT_API WHERE callchainId != 0 AND end - start < 3000000") ==
+        0);
 }
 
 TEST_CASE("without sampling or scheduling or with a threshold of 0 calls carry no backtrace",

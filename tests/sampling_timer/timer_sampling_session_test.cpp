@@ -285,8 +285,10 @@ TEST_CASE("a program SIGKILLed after a CPU burst keeps its samples up to the kil
   CHECK(samples.size() >= 0.5 * expected);
   CHECK(samples.size() <= 1.5 * expected);
   REQUIRE(!samples.empty());
-  // The last ones come from the end of the burst, right before the kill.
-  CHECK(samples.back().time_ns <= run.Value("kill_time"));
+  // The last ones come from the end of the burst, right before the kill. kill_time is read before
+  // the program writes it to a file and kills itself, which may take a sample too (110 us later
+  // was seen under ASan on a loaded machine): 10 ms of slack.
+  CHECK(samples.back().time_ns <= run.Value("kill_time") + 10'000'000);
   CHECK(samples.back().time_ns + 50'000'000 >= run.Value("kill_time"));
 }
 
