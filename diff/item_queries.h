@@ -1,10 +1,10 @@
 // The query behind each kind of diff item: diff/queries/<kind>.sql plus the tables and views it
 // reads. Every query returns one row per item with the columns
 //   name TEXT, instances INTEGER, total INTEGER (ns), median REAL (ns, or NULL),
-// and, for NVTX ranges, excluding_waits (ItemStats::excluding_waits_ns). It reads its options
-// from TEMP tables that report_items fills before it runs: report_options(name) (the kernel name
-// choice of stats/views/cuda_kernels.sql: base, mangled), diff_options(name, value) (kernel_key,
-// range) and diff_waits(name) (waits.h).
+// and, for NVTX ranges and OS runtime calls, excluding_waits (ItemStats::excluding_waits_ns). It
+// reads its options from TEMP tables that report_items fills before it runs: report_options(name)
+// (the kernel name choice of stats/views/cuda_kernels.sql: base, mangled), diff_options(name,
+// value) (kernel_key, range) and diff_wait_functions(name) (waits.h).
 #pragma once
 
 #include <optional>

@@ -1,6 +1,7 @@
 #include "diff/report_items.h"
 
 #include <initializer_list>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -33,17 +34,17 @@ Status InsertRow(storage::Database* db, std::string_view sql,
   return Status::Ok();
 }
 
-// report_options is what stats/views/cuda_kernels.sql reads; diff_options and diff_waits what
-// diff/queries read.
+// report_options is what stats/views/cuda_kernels.sql reads; diff_options and
+// diff_wait_functions what diff/queries read.
 Status SetOptions(storage::Database* db, const ItemOptions& options) {
   if (!db->Exec("CREATE TEMP TABLE report_options (name TEXT PRIMARY KEY);"
                 "CREATE TEMP TABLE diff_options (name TEXT PRIMARY KEY, value TEXT);"
-                "CREATE TEMP TABLE diff_waits (name TEXT PRIMARY KEY);")
+                "CREATE TEMP TABLE diff_wait_functions (name TEXT PRIMARY KEY);")
            .ok()) {
     return OptionsError(db);
   }
   for (std::string_view wait : WaitFunctions()) {
-    PROF_RETURN_IF_ERROR(InsertRow(db, "INSERT INTO diff_waits VALUES (?1)", {wait}));
+    PROF_RETURN_IF_ERROR(InsertRow(db, "INSERT INTO diff_wait_functions VALUES (?1)", {wait}));
   }
   if (options.kernel_name != "demangled") {
     Status status = InsertRow(db, "INSERT INTO report_options VALUES (?1)", {options.kernel_name});
@@ -85,8 +86,12 @@ Status PrepareTables(storage::Database* db, const ItemQuery& query, bool* runnab
   return Status::Ok();
 }
 
-Status CreateViews(storage::Database* db, const ItemQuery& query) {
+// Creates the query's views that no earlier query of this report created: the report does not
+// change between queries, so a view built once (thread_states, a TEMP table) serves them all.
+Status CreateViews(storage::Database* db, const ItemQuery& query,
+                   std::set<std::string_view>* created) {
   for (std::string_view view : query.views) {
+    if (!created->insert(view).second) continue;
     std::optional<std::string_view> sql = DiffViewSql(view);
     if (!sql) sql = stats::ViewSql(view);
     if (!sql) return Status::Error("no SQL compiled in for view " + std::string(view));
@@ -121,11 +126,12 @@ Status LoadReport(const std::string& path, const ItemOptions& options, LoadedRep
   PROF_RETURN_IF_ERROR(stats::OpenReportDatabase(path, &db));
   PROF_RETURN_IF_ERROR(SetOptions(&db, options));
   ReportItems items;
+  std::set<std::string_view> created_views;
   for (const ItemQuery& query : AllItemQueries()) {
     bool runnable = false;
     PROF_RETURN_IF_ERROR(PrepareTables(&db, query, &runnable));
     if (!runnable) continue;
-    PROF_RETURN_IF_ERROR(CreateViews(&db, query));
+    PROF_RETURN_IF_ERROR(CreateViews(&db, query, &created_views));
     PROF_RETURN_IF_ERROR(ReadItems(&db, query, &items));
   }
   int64_t run_ns = 0;
