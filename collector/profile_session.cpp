@@ -23,6 +23,7 @@
 #include "collector/counter_time_sink.h"
 #include "collector/cpu_samples/cpu_sample_rows.h"
 #include "collector/cpu_samples/cpu_sampler.h"
+#include "collector/cpu_samples/python_stack_snapshots.h"
 #include "collector/gpu_metrics/gpu_metric_rows.h"
 #include "collector/gpu_metrics/gpu_metrics_sampler.h"
 #include "collector/launcher.h"
@@ -497,13 +498,6 @@ bool HasCudaInjection(const std::string& library_dir) {
 Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   const uint64_t session_start = protocol::MonotonicNowNs();
   const int64_t utc_start = UtcNowNs();
-  PROF_ASSIGN_OR_RETURN(std::unique_ptr<SessionServer> server,
-                        SessionServer::Listen(session_start));
-
-  storage::SessionInfo session;
-  LaunchSpec spec;
-  spec.descriptor_limit = RaiseDescriptorLimit();
-  const bool nvtx_counter_time = StampsNvtxRangesWithCounter(options);
   // Who takes the CPU samples: the kernel, from outside the program, where perf_event_open is
   // allowed; else, when -s asked for them, each process of the program, with a CPU-time timer
   // signal (libprof_core); else (the default) nobody.
@@ -516,6 +510,17 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
       options.sampling.samples && !options.sampling.by_default && !perf_refusal.empty()
           ? options.sampling.frequency_hz
           : 0;
+  // The program's own samples get their Python frames read as the reader thread drains them.
+  std::unique_ptr<PythonStackSnapshots> timer_python_stacks;
+  if (timer_sampling_hz != 0 && options.sampling.python_frames)
+    timer_python_stacks = std::make_unique<PythonStackSnapshots>();
+  PROF_ASSIGN_OR_RETURN(std::unique_ptr<SessionServer> server,
+                        SessionServer::Listen(session_start, timer_python_stacks.get()));
+
+  storage::SessionInfo session;
+  LaunchSpec spec;
+  spec.descriptor_limit = RaiseDescriptorLimit();
+  const bool nvtx_counter_time = StampsNvtxRangesWithCounter(options);
   spec.environment = BuildEnvironment(options, server->socket_path(), nvtx_counter_time,
                                       timer_sampling_hz, &session.environment_set);
   spec.discard_output = !options.show_output;
@@ -565,7 +570,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   if (gpu_sampler != nullptr) gpu_rows.emplace(&router, &gpu_sampler->gpus(), session_start);
   LauncherSamplers samplers{sampler.get(), &sample_rows, gpu_sampler.get(),
                             gpu_rows ? &*gpu_rows : nullptr};
-  TimerSampleRows timer_sample_rows(&sample_rows, options.sampling.python_frames);
+  TimerSampleRows timer_sample_rows(&sample_rows, timer_python_stacks.get());
   if (timer_sampling_hz != 0) router.SetCpuSampleSink(&timer_sample_rows);
   router.SetOsrtBacktraces(TakesOsrtBacktraces(options));
   Status status = router.OpenFirstReport();

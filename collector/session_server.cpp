@@ -60,9 +60,11 @@ SessionServer::SessionServer()
     : stop_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
       backlog_(kMaxBacklogMemory, kMaxBacklogSpill) {}
 
-StatusOr<std::unique_ptr<SessionServer>> SessionServer::Listen(uint64_t session_start_ns) {
+StatusOr<std::unique_ptr<SessionServer>> SessionServer::Listen(uint64_t session_start_ns,
+                                                               RingRecordObserver* observer) {
   std::unique_ptr<SessionServer> server(new SessionServer());
   server->session_start_ns_ = session_start_ns;
+  server->ring_observer_ = observer;
   std::string pattern = TemporaryRoot() + "/prof-XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) {
     return Status::Error("cannot create a temporary directory in " + TemporaryRoot() + ": " +
@@ -269,6 +271,8 @@ void SessionServer::DrainRings(Socket* socket, size_t byte_limit) {
       return;
     }
     drained += chunk.length;
+    if (ring_observer_ != nullptr)
+      ring_observer_->OnRingRecords(socket->pid, chunk.bytes.data(), chunk.length);
     backlog_.Push(&chunk);
     if (!chunk.bytes.empty()) backlog_.Recycle(std::move(chunk));
   }

@@ -46,11 +46,22 @@ class StreamSink {
   virtual void OnStreamRejected(const std::string& error) = 0;
 };
 
+// Sees what the reader thread drains from a process's rings before the owner's sink does, which
+// may be much later: for reading the process's state while the records are fresh and it still
+// runs (collector/cpu_samples/python_stack_snapshots.h). Called on the reader thread only.
+class RingRecordObserver {
+ public:
+  virtual ~RingRecordObserver() = default;
+  // `records`: whole records of process `pid`, as the stream will carry them.
+  virtual void OnRingRecords(uint32_t pid, const char* records, size_t size) = 0;
+};
+
 class SessionServer {
  public:
   // Creates the socket under $TMPDIR (or /tmp) in a fresh directory only this user can enter, and
-  // starts reading.
-  static StatusOr<std::unique_ptr<SessionServer>> Listen(uint64_t session_start_ns);
+  // starts reading. `observer` (may be null) must outlive the server.
+  static StatusOr<std::unique_ptr<SessionServer>> Listen(uint64_t session_start_ns,
+                                                         RingRecordObserver* observer = nullptr);
   ~SessionServer();
 
   const std::string& socket_path() const { return socket_path_; }
@@ -137,6 +148,7 @@ class SessionServer {
   std::string directory_;
   std::string socket_path_;
   uint64_t session_start_ns_ = 0;
+  RingRecordObserver* ring_observer_ = nullptr;
   StreamBacklog backlog_;
   std::thread reader_;
   std::atomic<bool> reader_done_{false};

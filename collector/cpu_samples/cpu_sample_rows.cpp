@@ -1,8 +1,8 @@
 #include "collector/cpu_samples/cpu_sample_rows.h"
 
 #include "collector/cpu_samples/callchain_rows.h"
+#include "collector/cpu_samples/python_readers.h"
 #include "collector/symbols/unwind_method.h"
-#include "injection/protocol/clock.h"
 #include "storage/global_id.h"
 #include "storage/tables/host_tables.h"
 
@@ -81,17 +81,26 @@ void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
   resolved_.time_ns = sample.time_ns;
   resolver_.ResolveChain(sample.pid, sample.ips, sample.ip_count,
                          static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &resolved_);
-  if (python_frames_) {
-    if (const symbols::ProcessMaps* maps = resolver_.MapsOf(sample.pid)) {
-      const uint64_t now = protocol::MonotonicNowNs();
-      if (now - python_pass_start_ns_ >= kPythonPassNs) {
-        python_merger_.NextPass();
-        python_pass_start_ns_ = now;
-      }
-      python_merger_.Merge(*maps, &resolved_);
-    }
-  }
+  if (python_stacks_ != nullptr) AddPythonFrames();
   rows_->Write(resolved_);
+}
+
+void TimerSampleRows::AddPythonFrames() {
+  std::shared_ptr<const PythonStackSnapshots::Snapshot> read =
+      python_stacks_->StackAt(resolved_.pid, resolved_.tid, resolved_.time_ns);
+  if (read == nullptr || read->frames.empty()) return;
+  // The innermost frame of the interpreter: where the thread's Python code is.
+  const size_t interpreter_at = InnermostInterpreterFrame(resolved_.frames, read->interpreter_path);
+  if (interpreter_at == resolved_.frames.size()) return;  // not in Python code now
+  NamedRead& named = named_reads_[uint64_t{resolved_.pid} << 32 | resolved_.tid];
+  if (named.read != read) {
+    named.read = read;
+    named.frames.clear();
+    for (const PythonFrameText& frame : read->frames)
+      named.frames.push_back(PythonSampleFrame(frame, &python_strings_));
+  }
+  resolved_.frames.resize(interpreter_at);
+  resolved_.frames.insert(resolved_.frames.end(), named.frames.begin(), named.frames.end());
 }
 
 }  // namespace prof::collector

@@ -4,13 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "collector/capture_router.h"
 #include "collector/cpu_samples/cpu_sampler.h"
-#include "collector/cpu_samples/python_frame_merger.h"
+#include "collector/cpu_samples/python_stack_snapshots.h"
 #include "collector/cpu_samples/sample_resolver.h"
 #include "collector/sample_sink.h"
+#include "collector/symbols/string_interner.h"
 
 namespace prof::collector {
 
@@ -40,26 +43,29 @@ class CpuSampleRows {
 
 // The samples the program took of itself (the fallback when perf_event_open is refused,
 // collector/timer_sample_tracker.h): resolved here, on the collector thread (their mappings are
-// read from /proc/<pid>/maps), given Python frames as the kernel's are (`python_frames`: read
-// from outside the program when the collector handles the sample, once per thread every
-// kPythonPassNs), and written as the kernel's are.
+// read from /proc/<pid>/maps), given Python frames as the kernel's are, from the stacks the
+// reader thread read when it drained them (`python_stacks`, null without Python frames), and
+// written as the kernel's are.
 class TimerSampleRows : public CpuSampleSink {
  public:
-  TimerSampleRows(CpuSampleRows* rows, bool python_frames)
-      : rows_(rows), python_frames_(python_frames) {}
+  TimerSampleRows(CpuSampleRows* rows, PythonStackSnapshots* python_stacks)
+      : rows_(rows), python_stacks_(python_stacks) {}
   void OnCpuSample(const RawCpuSample& sample) override;
 
  private:
-  // How long a thread's Python stack, once read, names its later samples: the collector takes
-  // a thread's samples from its ring in bursts, and one read serves a burst.
-  static constexpr uint64_t kPythonPassNs = 10'000'000;
+  // A read's frames as stack frames, converted once for the samples it names.
+  struct NamedRead {
+    std::shared_ptr<const PythonStackSnapshots::Snapshot> read;
+    std::vector<SampleFrame> frames;
+  };
+  void AddPythonFrames();
 
   CpuSampleRows* rows_;
-  bool python_frames_;
+  PythonStackSnapshots* python_stacks_;
   SampleResolver resolver_;
-  PythonFrameMerger python_merger_;
-  uint64_t python_pass_start_ns_ = 0;  // CLOCK_MONOTONIC
-  ResolvedSample resolved_;            // reused
+  symbols::StringInterner python_strings_;
+  std::unordered_map<uint64_t, NamedRead> named_reads_;  // by pid << 32 | tid
+  ResolvedSample resolved_;                              // reused
 };
 
 }  // namespace prof::collector

@@ -46,7 +46,7 @@ void OsrtBacktraces::Name(const RawBacktrace& backtrace) {
   PythonStackReader* reader = maps != nullptr ? python_.Of(backtrace.pid, *maps) : nullptr;
   if (reader != nullptr) {
     // The interpreter's own frames stand for the Python functions that follow.
-    named_.frames.resize(InnermostInterpreterFrame(named_.frames, *reader));
+    named_.frames.resize(InnermostInterpreterFrame(named_.frames, reader->interpreter_path()));
   }
   AppendPythonFrames(backtrace, reader);
 }

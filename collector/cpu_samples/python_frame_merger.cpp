@@ -20,7 +20,8 @@ void PythonFrameMerger::Merge(const symbols::ProcessMaps& maps, ResolvedSample* 
   PythonStackReader* reader = readers_.Of(sample->pid, maps);
   if (reader == nullptr) return;
   // The innermost frame of the interpreter: where the thread's Python code is.
-  const size_t interpreter_at = InnermostInterpreterFrame(sample->frames, *reader);
+  const size_t interpreter_at =
+      InnermostInterpreterFrame(sample->frames, reader->interpreter_path());
   if (interpreter_at == sample->frames.size()) return;  // not in Python code now
   const std::vector<SampleFrame>& python = StackOf(reader, sample->tid);
   if (python.empty()) return;

@@ -5,9 +5,9 @@
 namespace prof::collector {
 
 size_t InnermostInterpreterFrame(const std::vector<SampleFrame>& frames,
-                                 const PythonStackReader& reader) {
+                                 std::string_view interpreter_path) {
   size_t at = 0;
-  while (at < frames.size() && frames[at].module != reader.interpreter_path()) ++at;
+  while (at < frames.size() && frames[at].module != interpreter_path) ++at;
   return at;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -15,11 +16,11 @@
 
 namespace prof::collector {
 
-// Where the innermost frame of `reader`'s interpreter (libpython or the python binary) lies in a
-// native stack, innermost first: the frames from there outwards are the interpreter running the
-// thread's Python functions. frames.size() when the stack has none.
+// Where the innermost frame of the interpreter (libpython or the python binary at
+// `interpreter_path`) lies in a native stack, innermost first: the frames from there outwards are
+// the interpreter running the thread's Python functions. frames.size() when the stack has none.
 size_t InnermostInterpreterFrame(const std::vector<SampleFrame>& frames,
-                                 const PythonStackReader& reader);
+                                 std::string_view interpreter_path);
 
 // A Python frame as a stack frame (unwindMethod kUnwindPythonFrame, originalIP its line), its texts
 // kept in `strings`.

@@ -2,6 +2,7 @@
 // PROF_INJECTION_SETTINGS asking for timer sampling, as `prof profile` will start it; the
 // launcher's SessionServer reads its streams and TimerSampleTracker hands each kCpuSample to a
 // recording CpuSampleSink. Counts are checked against the threads' own CPU time.
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -16,8 +17,10 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "collector/cpu_samples/python_stack_snapshots.h"
 #include "collector/record_dispatcher.h"
 #include "collector/sample_sink.h"
 #include "collector/session_server.h"
@@ -100,22 +103,34 @@ struct Run {
   }
 };
 
-// Runs the sampled program with `args` under a SessionServer, the sampler at `hz`, until it has
-// exited and every stream has ended. `with_osrt`: the OS-runtime tracer is preloaded and on too
-// (its pthread_create then follows libprof_core's).
-Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::string& dir,
-               bool with_osrt = false) {
-  auto listening = SessionServer::Listen(prof::protocol::MonotonicNowNs());
+// How a program runs under the SessionServer.
+struct Launch {
+  bool with_osrt = false;  // the OS-runtime tracer is preloaded and on too
+  prof::collector::RingRecordObserver* observer = nullptr;
+  // The records are decoded only once the program has exited: a collector thread that fell
+  // behind the program by its whole run. What waits meanwhile spills into `spill_dir`, as the
+  // report's directory takes it under prof.
+  bool decode_after_exit = false;
+  std::string spill_dir;
+  std::string stdout_path;  // where the program's stdout goes; empty: the test's
+};
+
+// Runs `argv` under a SessionServer, the sampler at `hz`, until it has exited and every stream has
+// ended.
+Run RunUnderServer(uint32_t hz, std::vector<std::string> argv, const Launch& launch) {
+  auto listening = SessionServer::Listen(prof::protocol::MonotonicNowNs(), launch.observer);
   REQUIRE(listening.ok());
   std::unique_ptr<SessionServer> server = std::move(listening).value();
+  if (!launch.spill_dir.empty()) server->SpillTo(launch.spill_dir);
   prof::protocol::InjectionSettings settings;
   settings.timer_sampling_hz = hz;
-  if (with_osrt) settings.trace_flags = prof::protocol::kTraceOsrt;
+  if (launch.with_osrt) settings.trace_flags = prof::protocol::kTraceOsrt;
   REQUIRE(server->socket_path().size() < sizeof(settings.socket_path));
   std::strcpy(settings.socket_path, server->socket_path().c_str());
 
   std::vector<std::string> environment = {
-      std::string("LD_PRELOAD=") + PROF_CORE_LIBRARY + (with_osrt ? ":" PROF_OSRT_LIBRARY : ""),
+      std::string("LD_PRELOAD=") + PROF_CORE_LIBRARY +
+          (launch.with_osrt ? ":" PROF_OSRT_LIBRARY : ""),
       std::string(prof::protocol::kSettingsEnvVar) + "=" + EncodeSettings(settings)};
   for (char** variable = environ; *variable != nullptr; ++variable) {
     if (std::strncmp(*variable, "LD_PRELOAD=", 11) != 0 &&
@@ -123,29 +138,51 @@ Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::str
       environment.emplace_back(*variable);
     }
   }
-  const std::string out_path = dir + "/out.txt";
-  std::vector<std::string> argv = {PROF_SAMPLED_PROGRAM, args.at(0), out_path};
-  argv.insert(argv.end(), args.begin() + 1, args.end());
   std::vector<char*> argv_pointers;
   for (std::string& arg : argv) argv_pointers.push_back(arg.data());
   argv_pointers.push_back(nullptr);
   std::vector<char*> env_pointers;
   for (std::string& variable : environment) env_pointers.push_back(variable.data());
   env_pointers.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!launch.stdout_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, launch.stdout_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  }
 
   Run run;
   pid_t pid = 0;
-  REQUIRE(posix_spawn(&pid, argv_pointers[0], nullptr, nullptr, argv_pointers.data(),
-                      env_pointers.data()) == 0);
+  const int spawned = posix_spawn(&pid, argv_pointers[0], &actions, nullptr, argv_pointers.data(),
+                                  env_pointers.data());
+  posix_spawn_file_actions_destroy(&actions);
+  REQUIRE(spawned == 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   bool exited = false;
   while (std::chrono::steady_clock::now() < deadline) {
-    server->PollOnce(20, -1, run.collected.get());
+    if (launch.decode_after_exit && !exited) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    } else {
+      server->PollOnce(20, -1, run.collected.get());
+    }
     if (!exited && waitpid(pid, &run.status, WNOHANG) == pid) exited = true;
     if (exited && !server->streams_open()) break;
   }
   REQUIRE(exited);
   server->CloseAll(run.collected.get());
+  return run;
+}
+
+// Runs the sampled program with `args` (its mode first) until it has exited and every stream has
+// ended, and reads what it wrote to its OUT file.
+Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::string& dir,
+               bool with_osrt = false) {
+  const std::string out_path = dir + "/out.txt";
+  std::vector<std::string> argv = {PROF_SAMPLED_PROGRAM, args.at(0), out_path};
+  argv.insert(argv.end(), args.begin() + 1, args.end());
+  Launch launch;
+  launch.with_osrt = with_osrt;
+  Run run = RunUnderServer(hz, argv, launch);
   std::ifstream out(out_path);
   std::string name;
   std::string value;
@@ -341,4 +378,44 @@ TEST_CASE("the sampling handler costs little per sample", "[timer_sampling]") {
                                               << " ns (" << taken << " samples)");
   CHECK(taken >= static_cast<size_t>(run.Value("signals")));
   CHECK(sampled - empty < 2000);
+}
+
+TEST_CASE(
+    "Python workers' samples decoded after the workers exited are named by reads taken while "
+    "they ran",
+    "[timer_sampling]") {
+  // The Python frames of the program's own samples are read as the reader thread drains them.
+  // Here the records are decoded only once the program has exited, when the workers' memory is
+  // long gone; each worker's samples are still named, by slow_transform mostly, where it burns.
+  const std::string dir = prof::test::MakeTempDir("timer_python_workers");
+  prof::collector::PythonStackSnapshots snapshots;
+  Launch launch;
+  launch.observer = &snapshots;
+  launch.decode_after_exit = true;
+  launch.spill_dir = dir;
+  launch.stdout_path = dir + "/stdout.txt";
+  const Run run = RunUnderServer(1000, {PROF_PYTHON3, PROF_PYTHON_WORKERS}, launch);
+  REQUIRE(run.status == 0);
+  std::ifstream printed(launch.stdout_path);
+  std::string line;
+  REQUIRE(std::getline(printed, line));
+  REQUIRE(line.rfind("workers=", 0) == 0);
+  const uint32_t first = static_cast<uint32_t>(std::stoul(line.substr(8)));
+  const uint32_t second = static_cast<uint32_t>(std::stoul(line.substr(line.find(',') + 1)));
+  for (const uint32_t worker : {first, second}) {
+    const auto samples = run.SamplesOf(worker);
+    size_t named = 0;
+    size_t in_slow_transform = 0;
+    for (const Sample& sample : samples) {
+      const auto read = snapshots.StackAt(worker, sample.tid, sample.time_ns);
+      if (read == nullptr || read->frames.empty()) continue;
+      ++named;
+      if (read->frames[0].function == "slow_transform") ++in_slow_transform;
+    }
+    INFO("worker " << worker << ": " << samples.size() << " samples, " << named << " named, "
+                   << in_slow_transform << " in slow_transform");
+    CHECK(samples.size() >= 100);
+    CHECK(named >= 0.95 * static_cast<double>(samples.size()));
+    CHECK(in_slow_transform >= 0.6 * static_cast<double>(samples.size()));
+  }
 }
