@@ -23,7 +23,7 @@
 #include "collector/counter_time_sink.h"
 #include "collector/cpu_samples/cpu_sample_rows.h"
 #include "collector/cpu_samples/cpu_sampler.h"
-#include "collector/cpu_samples/python_stack_snapshots.h"
+#include "collector/cpu_samples/sampled_process_reads.h"
 #include "collector/gpu_metrics/gpu_metric_rows.h"
 #include "collector/gpu_metrics/gpu_metrics_sampler.h"
 #include "collector/launcher.h"
@@ -510,12 +510,12 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
       options.sampling.samples && !options.sampling.by_default && !perf_refusal.empty()
           ? options.sampling.frequency_hz
           : 0;
-  // The program's own samples get their Python frames read as the reader thread drains them.
-  std::unique_ptr<PythonStackSnapshots> timer_python_stacks;
-  if (timer_sampling_hz != 0 && options.sampling.python_frames)
-    timer_python_stacks = std::make_unique<PythonStackSnapshots>();
+  // What names the program's own samples is read as the reader thread drains them.
+  std::unique_ptr<SampledProcessReads> timer_sample_reads;
+  if (timer_sampling_hz != 0)
+    timer_sample_reads = std::make_unique<SampledProcessReads>(options.sampling.python_frames);
   PROF_ASSIGN_OR_RETURN(std::unique_ptr<SessionServer> server,
-                        SessionServer::Listen(session_start, timer_python_stacks.get()));
+                        SessionServer::Listen(session_start, timer_sample_reads.get()));
 
   storage::SessionInfo session;
   LaunchSpec spec;
@@ -570,8 +570,11 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   if (gpu_sampler != nullptr) gpu_rows.emplace(&router, &gpu_sampler->gpus(), session_start);
   LauncherSamplers samplers{sampler.get(), &sample_rows, gpu_sampler.get(),
                             gpu_rows ? &*gpu_rows : nullptr};
-  TimerSampleRows timer_sample_rows(&sample_rows, timer_python_stacks.get());
-  if (timer_sampling_hz != 0) router.SetCpuSampleSink(&timer_sample_rows);
+  std::optional<TimerSampleRows> timer_sample_rows;
+  if (timer_sample_reads != nullptr) {
+    timer_sample_rows.emplace(&sample_rows, timer_sample_reads.get());
+    router.SetCpuSampleSink(&*timer_sample_rows);
+  }
   router.SetOsrtBacktraces(TakesOsrtBacktraces(options));
   Status status = router.OpenFirstReport();
   if (!status.ok()) {

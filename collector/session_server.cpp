@@ -166,6 +166,7 @@ void SessionServer::AcceptPending() {
     socket->fd = fd;
     socket->id = ++streams_accepted_;
     socket->pid = PeerPid(fd);
+    if (ring_observer_ != nullptr) ring_observer_->OnProcessConnected(socket->pid);
     accepted_pids_.push_back(socket->pid);
     {
       std::lock_guard<std::mutex> lock(mutex_);

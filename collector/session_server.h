@@ -48,10 +48,12 @@ class StreamSink {
 
 // Sees what the reader thread drains from a process's rings before the owner's sink does, which
 // may be much later: for reading the process's state while the records are fresh and it still
-// runs (collector/cpu_samples/python_stack_snapshots.h). Called on the reader thread only.
+// runs (collector/cpu_samples/sampled_process_reads.h). Called on the reader thread only.
 class RingRecordObserver {
  public:
   virtual ~RingRecordObserver() = default;
+  // Process `pid` connected: a new process, or one that exec'd a new image.
+  virtual void OnProcessConnected(uint32_t pid) = 0;
   // `records`: whole records of process `pid`, as the stream will carry them.
   virtual void OnRingRecords(uint32_t pid, const char* records, size_t size) = 0;
 };

@@ -1,5 +1,8 @@
 #include "collector/cpu_samples/cpu_sample_rows.h"
 
+#include <optional>
+#include <utility>
+
 #include "collector/cpu_samples/callchain_rows.h"
 #include "collector/cpu_samples/python_readers.h"
 #include "collector/symbols/unwind_method.h"
@@ -79,20 +82,22 @@ void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
   resolved_.tid = sample.tid;
   resolved_.cpu = sample.cpu == UINT32_MAX ? 0 : sample.cpu;
   resolved_.time_ns = sample.time_ns;
+  if (std::optional<symbols::ProcessMaps> maps = reads_->TakeMaps(sample.pid))
+    resolver_.AdoptMaps(sample.pid, std::move(*maps));
   resolver_.ResolveChain(sample.pid, sample.ips, sample.ip_count,
                          static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &resolved_);
-  if (python_stacks_ != nullptr) AddPythonFrames();
+  AddPythonFrames();
   rows_->Write(resolved_);
 }
 
 void TimerSampleRows::AddPythonFrames() {
-  std::shared_ptr<const PythonStackSnapshots::Snapshot> read =
-      python_stacks_->StackAt(resolved_.pid, resolved_.tid, resolved_.time_ns);
+  std::shared_ptr<const SampledProcessReads::PythonStack> read =
+      reads_->StackAt(resolved_.pid, resolved_.tid, resolved_.time_ns);
   if (read == nullptr || read->frames.empty()) return;
   // The innermost frame of the interpreter: where the thread's Python code is.
   const size_t interpreter_at = InnermostInterpreterFrame(resolved_.frames, read->interpreter_path);
   if (interpreter_at == resolved_.frames.size()) return;  // not in Python code now
-  NamedRead& named = named_reads_[uint64_t{resolved_.pid} << 32 | resolved_.tid];
+  NamedStack& named = named_stacks_[uint64_t{resolved_.pid} << 32 | resolved_.tid];
   if (named.read != read) {
     named.read = read;
     named.frames.clear();

@@ -10,8 +10,8 @@
 
 #include "collector/capture_router.h"
 #include "collector/cpu_samples/cpu_sampler.h"
-#include "collector/cpu_samples/python_stack_snapshots.h"
 #include "collector/cpu_samples/sample_resolver.h"
+#include "collector/cpu_samples/sampled_process_reads.h"
 #include "collector/sample_sink.h"
 #include "collector/symbols/string_interner.h"
 
@@ -42,30 +42,28 @@ class CpuSampleRows {
 };
 
 // The samples the program took of itself (the fallback when perf_event_open is refused,
-// collector/timer_sample_tracker.h): resolved here, on the collector thread (their mappings are
-// read from /proc/<pid>/maps), given Python frames as the kernel's are, from the stacks the
-// reader thread read when it drained them (`python_stacks`, null without Python frames), and
-// written as the kernel's are.
+// collector/timer_sample_tracker.h): resolved here, on the collector thread, with the address
+// spaces and Python stacks that the reader thread read when it drained them (`reads`,
+// collector/cpu_samples/sampled_process_reads.h), and written as the kernel's are.
 class TimerSampleRows : public CpuSampleSink {
  public:
-  TimerSampleRows(CpuSampleRows* rows, PythonStackSnapshots* python_stacks)
-      : rows_(rows), python_stacks_(python_stacks) {}
+  TimerSampleRows(CpuSampleRows* rows, SampledProcessReads* reads) : rows_(rows), reads_(reads) {}
   void OnCpuSample(const RawCpuSample& sample) override;
 
  private:
-  // A read's frames as stack frames, converted once for the samples it names.
-  struct NamedRead {
-    std::shared_ptr<const PythonStackSnapshots::Snapshot> read;
+  // A stack read's frames as stack frames, converted once for the samples it names.
+  struct NamedStack {
+    std::shared_ptr<const SampledProcessReads::PythonStack> read;
     std::vector<SampleFrame> frames;
   };
   void AddPythonFrames();
 
   CpuSampleRows* rows_;
-  PythonStackSnapshots* python_stacks_;
+  SampledProcessReads* reads_;
   SampleResolver resolver_;
   symbols::StringInterner python_strings_;
-  std::unordered_map<uint64_t, NamedRead> named_reads_;  // by pid << 32 | tid
-  ResolvedSample resolved_;                              // reused
+  std::unordered_map<uint64_t, NamedStack> named_stacks_;  // by pid << 32 | tid
+  ResolvedSample resolved_;                                // reused
 };
 
 }  // namespace prof::collector

@@ -1,12 +1,13 @@
 // Turns the samples of a traced process tree into named stacks: keeps each process's address
 // space from the kernel's mmap, exec and fork records (or reads /proc/<pid>/maps for a process it
-// has no record of) and resolves each sample's instruction pointers to functions and modules
+// has no record of, or takes the address space read while the process ran) and resolves each sample's instruction pointers to functions and modules
 // (collector/symbols/). The names live as long as the resolver. One thread.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "collector/perf_events/perf_attributes.h"
@@ -55,6 +56,12 @@ class SampleResolver {
   // process whose records are named after it ended has no maps left to read). Keeps what it knew
   // when the process is gone.
   void LearnProcess(uint32_t pid) { (void)processes_.SnapshotFromProc(static_cast<int>(pid)); }
+
+  // Process `pid`'s address space as read while it ran (collector/cpu_samples/
+  // sampled_process_reads.h), for a process whose samples may be named after it ended.
+  void AdoptMaps(uint32_t pid, symbols::ProcessMaps maps) {
+    processes_.Process(static_cast<int>(pid)) = std::move(maps);
+  }
 
   // A sample whose stack is already a list of instruction pointers, leaf first (the program's
   // own frame-pointer walk).

@@ -1,15 +1,17 @@
-// PythonStackSnapshots (collector/cpu_samples): the reader thread's reads of the Python stacks of
-// sampled threads, and which read names a sample, against frames_target.py; a process that exits
-// keeps the reads taken while it ran.
+// SampledProcessReads (collector/cpu_samples): what the reader thread reads of a process whose CPU
+// samples it drains (its address space, its sampled threads' Python stacks) and which stack read
+// names a sample, against frames_target.py; a process that exited keeps what was read while it ran.
+#include "collector/cpu_samples/sampled_process_reads.h"
+
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <vector>
 
-#include "collector/cpu_samples/python_stack_snapshots.h"
 #include "injection/protocol/clock.h"
 #include "injection/protocol/sample_records.h"
 #include "tests/python_frames/python_target.h"
@@ -17,7 +19,7 @@
 namespace prof::collector {
 namespace {
 
-using Snapshots = PythonStackSnapshots;
+using Reads = SampledProcessReads;
 
 // Ring records as the reader drains them: a CPU sample of each of `tids`, with `other` records of
 // another kind before each.
@@ -47,25 +49,25 @@ std::vector<char> SampleRecords(const std::vector<int>& tids, int other = 0) {
   return bytes;
 }
 
-void Drain(Snapshots* snapshots, pid_t pid, const std::vector<int>& tids, int other = 0) {
+void Drain(Reads* reads, pid_t pid, const std::vector<int>& tids, int other = 0) {
   const std::vector<char> records = SampleRecords(tids, other);
-  snapshots->OnRingRecords(static_cast<uint32_t>(pid), records.data(), records.size());
+  reads->OnRingRecords(static_cast<uint32_t>(pid), records.data(), records.size());
 }
 
-std::string Leaf(const std::shared_ptr<const Snapshots::Snapshot>& read) {
+std::string Leaf(const std::shared_ptr<const Reads::PythonStack>& read) {
   return read == nullptr || read->frames.empty() ? "" : read->frames[0].function;
 }
 
 // Waits (10 s at most) until a read of thread `tid` names `function` innermost, as the script's
 // threads do soon after "ready"; that read, or null.
-std::shared_ptr<const Snapshots::Snapshot> WaitForLeaf(Snapshots* snapshots, pid_t pid, int tid,
-                                                       const std::string& function) {
+std::shared_ptr<const Reads::PythonStack> WaitForLeaf(Reads* reads, pid_t pid, int tid,
+                                                      const std::string& function) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(3));
-    Drain(snapshots, pid, {tid});
-    auto read = snapshots->StackAt(static_cast<uint32_t>(pid), static_cast<uint32_t>(tid),
-                                   protocol::MonotonicNowNs());
+    Drain(reads, pid, {tid});
+    auto read = reads->StackAt(static_cast<uint32_t>(pid), static_cast<uint32_t>(tid),
+                               protocol::MonotonicNowNs());
     if (Leaf(read) == function) return read;
   }
   return nullptr;
@@ -81,39 +83,39 @@ TEST_CASE("a sampled thread's stack is read when its sample is drained and names
   const auto main_tid = static_cast<uint32_t>(target.main_tid());
   const auto worker_tid = static_cast<uint32_t>(target.worker_tid());
   {
-    Snapshots warm_up;
+    Reads warm_up(true);
     REQUIRE(WaitForLeaf(&warm_up, target.pid(), target.main_tid(), "inner") != nullptr);
     REQUIRE(WaitForLeaf(&warm_up, target.pid(), target.worker_tid(), "other_loop") != nullptr);
   }
-  Snapshots snapshots;
+  Reads reads(true);
   // Nothing read yet: no sample is named.
-  CHECK(snapshots.StackAt(pid, main_tid, protocol::MonotonicNowNs()) == nullptr);
+  CHECK(reads.StackAt(pid, main_tid, protocol::MonotonicNowNs()) == nullptr);
 
   // Two drains 20 ms apart, each with samples of both threads among other records: the reads
   // lie within [a0, a1] and [b0, b1].
   const uint64_t a0 = protocol::MonotonicNowNs();
-  Drain(&snapshots, target.pid(), {target.main_tid(), target.worker_tid()}, 3);
+  Drain(&reads, target.pid(), {target.main_tid(), target.worker_tid()}, 3);
   const uint64_t a1 = protocol::MonotonicNowNs();
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   const uint64_t b0 = protocol::MonotonicNowNs();
-  Drain(&snapshots, target.pid(), {target.main_tid(), target.worker_tid()}, 3);
+  Drain(&reads, target.pid(), {target.main_tid(), target.worker_tid()}, 3);
   const uint64_t b1 = protocol::MonotonicNowNs();
   // A third drain within kMinReadIntervalNs reads nothing more.
-  Drain(&snapshots, target.pid(), {target.main_tid()});
+  Drain(&reads, target.pid(), {target.main_tid()});
 
   // Samples are asked for in time order. Far before every read: none.
-  CHECK(snapshots.StackAt(pid, main_tid, a0 - Snapshots::kReachNs - 1) == nullptr);
+  CHECK(reads.StackAt(pid, main_tid, a0 - Reads::kReachNs - 1) == nullptr);
   // Just before the first read: the first read, which names the loop the thread spins in.
-  const auto first_read = snapshots.StackAt(pid, main_tid, a0);
+  const auto first_read = reads.StackAt(pid, main_tid, a0);
   REQUIRE(first_read != nullptr);
   CHECK(first_read->time_ns >= a0);
   CHECK(first_read->time_ns <= a1);
   CHECK(Leaf(first_read) == "inner");
   CHECK(first_read->interpreter_path.find("python") != std::string::npos);
   // Just after it: still the first, the nearer one.
-  CHECK(snapshots.StackAt(pid, main_tid, a1 + 1'000'000) == first_read);
+  CHECK(reads.StackAt(pid, main_tid, a1 + 1'000'000) == first_read);
   // Just before the second read: the second.
-  const auto second_read = snapshots.StackAt(pid, main_tid, b0 - 1'000'000);
+  const auto second_read = reads.StackAt(pid, main_tid, b0 - 1'000'000);
   REQUIRE(second_read != nullptr);
   CHECK(second_read != first_read);
   CHECK(second_read->time_ns >= b0);
@@ -122,13 +124,13 @@ TEST_CASE("a sampled thread's stack is read when its sample is drained and names
   // After the last read (the third drain read nothing): the last read while within reach, then
   // none.
   const uint64_t t2 = second_read->time_ns;
-  CHECK(snapshots.StackAt(pid, main_tid, t2 + Snapshots::kReachNs) == second_read);
-  CHECK(snapshots.StackAt(pid, main_tid, t2 + Snapshots::kReachNs + 1) == nullptr);
+  CHECK(reads.StackAt(pid, main_tid, t2 + Reads::kReachNs) == second_read);
+  CHECK(reads.StackAt(pid, main_tid, t2 + Reads::kReachNs + 1) == nullptr);
   // The reads a later sample made needless are gone: a sample at the first read's time (out of
   // order) finds only the second.
-  CHECK(snapshots.StackAt(pid, main_tid, first_read->time_ns) == second_read);
+  CHECK(reads.StackAt(pid, main_tid, first_read->time_ns) == second_read);
   // The other thread's reads are its own.
-  const auto worker_read = snapshots.StackAt(pid, worker_tid, a0);
+  const auto worker_read = reads.StackAt(pid, worker_tid, a0);
   REQUIRE(worker_read != nullptr);
   CHECK(Leaf(worker_read) == "other_loop");
 }
@@ -141,26 +143,59 @@ TEST_CASE("a process that exited keeps the reads taken while it ran") {
   REQUIRE(target.ok());
   const auto pid = static_cast<uint32_t>(target.pid());
   const auto main_tid = static_cast<uint32_t>(target.main_tid());
-  Snapshots snapshots;
-  const std::shared_ptr<const Snapshots::Snapshot> last =
-      WaitForLeaf(&snapshots, target.pid(), target.main_tid(), "inner");
+  Reads reads(true);
+  const std::shared_ptr<const Reads::PythonStack> last =
+      WaitForLeaf(&reads, target.pid(), target.main_tid(), "inner");
   REQUIRE(last != nullptr);
   REQUIRE(target.WaitExit(10));
+  // Its address space, read at its first sample: the interpreter is in it.
+  std::optional<symbols::ProcessMaps> maps = reads.TakeMaps(pid);
+  REQUIRE(maps.has_value());
+  bool interpreter_mapped = false;
+  for (const auto& [start, mapping] : maps->mappings())
+    interpreter_mapped = interpreter_mapped || mapping.path == last->interpreter_path;
+  CHECK(interpreter_mapped);
+  CHECK(!reads.TakeMaps(pid).has_value());  // taken
   // The samples the collector handles now, after the exit: drained (nothing to read any more)...
-  Drain(&snapshots, target.pid(), {target.main_tid()});
+  Drain(&reads, target.pid(), {target.main_tid()});
   // ... and named by the last read taken while the process ran, if near enough.
   const uint64_t last_time = last->time_ns;
-  const auto named = snapshots.StackAt(pid, main_tid, last_time + 1);
+  const auto named = reads.StackAt(pid, main_tid, last_time + 1);
   REQUIRE(named != nullptr);
   CHECK(named->time_ns >= last_time);
   CHECK(Leaf(named) == "inner");
 }
 
-TEST_CASE("records with no CPU sample and processes without Python read nothing") {
-  Snapshots snapshots;
+TEST_CASE("a process's address space is read at its first sample and again after a second") {
+  Reads reads(false);
+  const auto self = static_cast<uint32_t>(getpid());
+  // Records without a CPU sample read nothing.
+  protocol::RecordHeader mark{};
+  mark.kind = protocol::RecordKind::kNvtxMark;
+  mark.size = sizeof(mark);
+  reads.OnRingRecords(self, reinterpret_cast<const char*>(&mark), sizeof(mark));
+  CHECK(!reads.TakeMaps(self).has_value());
+  Drain(&reads, getpid(), {static_cast<int>(self)}, 2);
+  std::optional<symbols::ProcessMaps> maps = reads.TakeMaps(self);
+  REQUIRE(maps.has_value());
+  CHECK(maps->Find(reinterpret_cast<uint64_t>(&SampleRecords)) != nullptr);  // this code
+  // Samples within kMapsIntervalNs read nothing new...
+  Drain(&reads, getpid(), {static_cast<int>(self)});
+  CHECK(!reads.TakeMaps(self).has_value());
+  // ... unless the process connected again (it exec'd).
+  reads.OnProcessConnected(self);
+  Drain(&reads, getpid(), {static_cast<int>(self)});
+  CHECK(reads.TakeMaps(self).has_value());
+  // Without Python frames no stack is read.
+  CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
+}
+
+TEST_CASE("processes without Python and malformed records read no stack") {
+  Reads reads(true);
   const auto self = static_cast<uint32_t>(getpid());  // this test runs no Python
-  Drain(&snapshots, getpid(), {static_cast<int>(self)}, 2);
-  CHECK(snapshots.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
+  Drain(&reads, getpid(), {static_cast<int>(self)}, 2);
+  CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
+  CHECK(reads.TakeMaps(self).has_value());
   // Malformed framing ends the walk: a record claiming 0 bytes, or more than what is there.
   std::vector<char> records = SampleRecords({static_cast<int>(self)});
   protocol::RecordHeader header{};
@@ -168,11 +203,14 @@ TEST_CASE("records with no CPU sample and processes without Python read nothing"
   header.size = 0;
   std::vector<char> zero(reinterpret_cast<char*>(&header),
                          reinterpret_cast<char*>(&header) + sizeof(header));
-  snapshots.OnRingRecords(self, zero.data(), zero.size());
+  reads.OnRingRecords(self, zero.data(), zero.size());
   header.size = 4096;
   std::memcpy(records.data(), &header, sizeof(header));
-  snapshots.OnRingRecords(self, records.data(), records.size());
-  CHECK(snapshots.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
+  reads.OnRingRecords(self, records.data(), records.size());
+  CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
+  reads.OnProcessConnected(self);  // reads again at the next sample, if framed
+  reads.OnRingRecords(self, records.data(), records.size());
+  CHECK(!reads.TakeMaps(self).has_value());
 }
 
 }  // namespace
