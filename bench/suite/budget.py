@@ -103,6 +103,8 @@ LINES = (
          "<=", 0.5),
     Line("osrt_cpu", "prof added ns per uncontended lock pair",
          lambda s: added(s, "prof", "uncontended_lock_ns")),
+    Line("osrt_cpu", "prof added ns to a recorded 1 us sleep, median of the sleeps",
+         lambda s: added(s, "prof", "sleep_median_ns"), "<=", 1000),
     Line("nvtx_events", "prof report ready after exit, s",
          lambda s: median(s, "prof", "report_ready_s"), "<=", 0.5),
     Line("nvtx_events", "prof report ready / nsys import+export",

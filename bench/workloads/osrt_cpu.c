@@ -6,9 +6,12 @@
    - contended_lock_ns: lock/unlock of one mutex all threads share (iterations / 10);
    - pipe_rw_ns: a 1-byte write + read on the thread's own pipe (iterations / 10), two system calls
      shorter than the default threshold;
-   - sleep_ns: nanosleep(1 us) (iterations / 1000), calls long enough to be recorded.
-   Prints one line of the four, then the program's peak RSS:
-     uncontended_lock_ns=<x> contended_lock_ns=<x> pipe_rw_ns=<x> sleep_ns=<x> threads=<t>
+   - sleep_ns: nanosleep(1 us) (iterations / 1000), calls long enough to be recorded;
+     sleep_median_ns: the median of those sleeps, each timed on its own (a profiler whose threads
+     take the core a waking thread needs delays a few sleeps by far more than the rest).
+   Prints one line of the five, then the program's peak RSS:
+     uncontended_lock_ns=<x> contended_lock_ns=<x> pipe_rw_ns=<x> sleep_ns=<x>
+       sleep_median_ns=<x> threads=<t>
      peak_rss_kb=<k>
    Usage: osrt_cpu [iterations] [threads]   (defaults 1000000 and 4) */
 #include <pthread.h>
@@ -25,6 +28,7 @@ static pthread_mutex_t g_shared = PTHREAD_MUTEX_INITIALIZER;
 
 typedef struct {
   int64_t phase_ns[kPhases];
+  int64_t* sleep_ns; /* each sleep's duration */
 } ThreadTimes;
 
 static void LockLoop(pthread_mutex_t* mutex, long count) {
@@ -41,9 +45,19 @@ static void PipeLoop(const int fds[2], long count) {
   }
 }
 
-static void SleepLoop(long count) {
+static void SleepLoop(long count, int64_t* durations) {
   const struct timespec one_us = {0, 1000};
-  for (long i = 0; i < count; ++i) nanosleep(&one_us, NULL);
+  for (long i = 0; i < count; ++i) {
+    const int64_t start = BenchNowNs();
+    nanosleep(&one_us, NULL);
+    durations[i] = BenchNowNs() - start;
+  }
+}
+
+static int CompareNs(const void* a, const void* b) {
+  const int64_t x = *(const int64_t*)a;
+  const int64_t y = *(const int64_t*)b;
+  return (x > y) - (x < y);
 }
 
 static long PhaseCount(int phase) {
@@ -52,7 +66,7 @@ static long PhaseCount(int phase) {
   return count > 0 ? count : 1;
 }
 
-static void RunPhase(int phase, pthread_mutex_t* own, const int fds[2]) {
+static void RunPhase(int phase, pthread_mutex_t* own, const int fds[2], int64_t* sleep_ns) {
   const long count = PhaseCount(phase);
   switch (phase) {
     case 0:
@@ -65,7 +79,7 @@ static void RunPhase(int phase, pthread_mutex_t* own, const int fds[2]) {
       PipeLoop(fds, count);
       break;
     default:
-      SleepLoop(count);
+      SleepLoop(count, sleep_ns);
       break;
   }
 }
@@ -78,7 +92,7 @@ static void* Worker(void* result) {
   for (int phase = 0; phase < kPhases; ++phase) {
     pthread_barrier_wait(&g_phase);
     const int64_t start = BenchNowNs();
-    RunPhase(phase, &own, fds);
+    RunPhase(phase, &own, fds, times->sleep_ns);
     times->phase_ns[phase] = BenchNowNs() - start;
   }
   close(fds[0]);
@@ -93,7 +107,13 @@ int main(int argc, char** argv) {
   pthread_barrier_init(&g_phase, NULL, (unsigned)threads);
   pthread_t ids[kMaxThreads];
   ThreadTimes times[kMaxThreads];
-  for (int t = 0; t < threads; ++t) pthread_create(&ids[t], NULL, Worker, &times[t]);
+  const long sleeps = PhaseCount(kPhases - 1);
+  int64_t* sleep_ns = malloc(sizeof(int64_t) * (size_t)(sleeps * threads));
+  if (sleep_ns == NULL) return 1;
+  for (int t = 0; t < threads; ++t) {
+    times[t].sleep_ns = sleep_ns + sleeps * t;
+    pthread_create(&ids[t], NULL, Worker, &times[t]);
+  }
   double per_op[kPhases] = {0};
   for (int t = 0; t < threads; ++t) {
     pthread_join(ids[t], NULL);
@@ -101,9 +121,13 @@ int main(int argc, char** argv) {
   }
   for (int phase = 0; phase < kPhases; ++phase)
     per_op[phase] /= (double)(PhaseCount(phase) * threads);
+  qsort(sleep_ns, (size_t)(sleeps * threads), sizeof(int64_t), CompareNs);
   printf(
-      "uncontended_lock_ns=%.2f contended_lock_ns=%.2f pipe_rw_ns=%.2f sleep_ns=%.0f threads=%d\n",
-      per_op[0], per_op[1], per_op[2], per_op[3], threads);
+      "uncontended_lock_ns=%.2f contended_lock_ns=%.2f pipe_rw_ns=%.2f sleep_ns=%.0f "
+      "sleep_median_ns=%lld threads=%d\n",
+      per_op[0], per_op[1], per_op[2], per_op[3], (long long)sleep_ns[sleeps * threads / 2],
+      threads);
+  free(sleep_ns);
   BenchPrintPeakRss();
   return 0;
 }
