@@ -1,7 +1,8 @@
 // Turns the samples of a traced process tree into named stacks: keeps each process's address
 // space from the kernel's mmap, exec and fork records (or reads /proc/<pid>/maps for a process it
-// has no record of, or takes the address space read while the process ran) and resolves each sample's instruction pointers to functions and modules
-// (collector/symbols/). The names live as long as the resolver. One thread.
+// has no record of, or takes the address space read while the process ran) and resolves each
+// sample's instruction pointers to functions and modules (collector/symbols/). The names live as
+// long as the resolver. One thread.
 #pragma once
 
 #include <cstdint>

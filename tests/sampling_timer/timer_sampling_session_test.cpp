@@ -90,6 +90,8 @@ struct Run {
   int status = -1;
   std::map<std::string, std::string> values;  // the program's OUT file
   std::unique_ptr<SampleCollector> collected = std::make_unique<SampleCollector>();
+  // What the reader thread read of the sampled processes while they ran (RunSampled).
+  std::unique_ptr<prof::collector::SampledProcessReads> reads;
 
   uint64_t Value(const std::string& name) const {
     const auto found = values.find(name);
@@ -182,9 +184,12 @@ Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::str
   const std::string out_path = dir + "/out.txt";
   std::vector<std::string> argv = {PROF_SAMPLED_PROGRAM, args.at(0), out_path};
   argv.insert(argv.end(), args.begin() + 1, args.end());
+  auto reads = std::make_unique<prof::collector::SampledProcessReads>(false);
   Launch launch;
   launch.with_osrt = with_osrt;
+  launch.observer = reads.get();
   Run run = RunUnderServer(hz, argv, launch);
+  run.reads = std::move(reads);
   std::ifstream out(out_path);
   std::string name;
   std::string value;
@@ -228,6 +233,17 @@ struct Functions {
   std::map<std::string, uint64_t> sizes;
   std::map<std::string, std::pair<uint64_t, uint64_t>> ranges;
 };
+
+// Whether the address space the reader thread read of process `pid` while it ran maps the
+// sampled program (the process is gone by now: only that read can name its samples).
+bool MapsReadWhileRunning(const Run& run, uint32_t pid) {
+  const std::optional<prof::symbols::ProcessMaps> maps = run.reads->TakeMaps(pid);
+  if (!maps) return false;
+  for (const auto& [start, mapping] : maps->mappings()) {
+    if (mapping.path == PROF_SAMPLED_PROGRAM) return true;
+  }
+  return false;
+}
 
 double Expected(uint64_t cpu_ns, uint32_t hz) { return static_cast<double>(cpu_ns) * hz / 1e9; }
 
@@ -310,6 +326,7 @@ TEST_CASE("a fork child burning CPU is sampled under its own pid", "[timer_sampl
   CHECK(samples.size() >= 0.5 * expected);
   CHECK(samples.size() <= 1.5 * expected);
   for (const Sample& sample : samples) CHECK(sample.tid == child);  // its only thread
+  CHECK(MapsReadWhileRunning(run, child));                          // the child _exits
 }
 
 TEST_CASE("a program SIGKILLed after a CPU burst keeps its samples up to the kill",
@@ -329,6 +346,7 @@ TEST_CASE("a program SIGKILLed after a CPU burst keeps its samples up to the kil
   // was seen under ASan on a loaded machine): 10 ms of slack.
   CHECK(samples.back().time_ns <= run.Value("kill_time") + 10'000'000);
   CHECK(samples.back().time_ns + 50'000'000 >= run.Value("kill_time"));
+  CHECK(MapsReadWhileRunning(run, static_cast<uint32_t>(run.Value("pid"))));
 }
 
 TEST_CASE("a program that sleeps takes almost no samples", "[timer_sampling]") {
