@@ -31,7 +31,7 @@ Status CaptureRouter::AddReport(uint32_t index) {
   Status status = factory_(index, &report.path, &report.writer);
   if (!status.ok()) return status;
   report.importer =
-      std::make_unique<StreamImporter>(report.writer.get(), cpu_sample_sink_, osrt_backtraces_);
+      std::make_unique<StreamImporter>(report.writer.get(), cpu_sample_sink_, drain_time_reads_);
   Replay(report.importer.get());
   reports_.push_back(std::move(report));
   return Status::Ok();

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collector/cpu_samples/drain_time_reads.h"
 #include "collector/sample_sink.h"
 #include "collector/session_server.h"
 #include "collector/stream_importer.h"
@@ -52,8 +53,9 @@ class CaptureRouter : public StreamSink {
 
   // Where the samples the program takes of itself go (null: counted only); before the first report.
   void SetCpuSampleSink(CpuSampleSink* sink) { cpu_sample_sink_ = sink; }
-  // Whether the program sends OS-runtime calls' backtraces; before the first report.
-  void SetOsrtBacktraces(bool on) { osrt_backtraces_ = on; }
+  // What names the backtraces of OS-runtime calls, read as prof-reader drained them (null: they
+  // are named from what the collector can still read); before the first report.
+  void SetDrainTimeReads(DrainTimeReads* reads) { drain_time_reads_ = reads; }
   // Creates report 0, before the program runs, so that a bad report name fails early.
   Status OpenFirstReport();
   // Reads the windows opened or closed since the last call and creates the reports they need.
@@ -97,7 +99,7 @@ class CaptureRouter : public StreamSink {
   const bool one_report_per_window_;
   ReportFactory factory_;
   CpuSampleSink* cpu_sample_sink_ = nullptr;
-  bool osrt_backtraces_ = false;
+  DrainTimeReads* drain_time_reads_ = nullptr;
   std::vector<Report> reports_;
   std::vector<Window> windows_;
   std::vector<int64_t> report_of_window_;                    // -1: its report could not be created

@@ -46,7 +46,8 @@ void OsrtTracker::OnCall(const ProcessStream& process, const protocol::RecordHea
     stack_.resize(stack_words);
     std::memcpy(stack_.data(), reinterpret_cast<const char*>(&record) + sizeof(call),
                 stack_words * sizeof(uint64_t));
-    if (backtraces_ == nullptr) backtraces_ = std::make_unique<OsrtBacktraces>(writer_);
+    if (backtraces_ == nullptr)
+      backtraces_ = std::make_unique<OsrtBacktraces>(writer_, backtrace_reads_);
     RawBacktrace backtrace;
     backtrace.pid = process.pid;
     backtrace.ips = stack_.data();

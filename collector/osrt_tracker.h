@@ -17,15 +17,11 @@ namespace prof::collector {
 
 class OsrtTracker {
  public:
-  // `backtraces`: the program sends OS-runtime calls' backtraces (--osrt-backtrace-threshold).
-  OsrtTracker(storage::ReportWriter* writer, bool backtraces)
-      : writer_(writer),
-        backtraces_(backtraces ? std::make_unique<OsrtBacktraces>(writer) : nullptr) {}
+  // `backtrace_reads`: what names the backtraces of calls (--osrt-backtrace-threshold), read while
+  // the processes ran (collector/cpu_samples/drain_time_reads.h); may be null.
+  OsrtTracker(storage::ReportWriter* writer, DrainTimeReads* backtrace_reads)
+      : writer_(writer), backtrace_reads_(backtrace_reads) {}
   void RegisterHandlers(RecordDispatcher* dispatcher);
-  // A traced process started; with backtraces, its mappings are learned now.
-  void OnProcessStart(uint32_t pid) {
-    if (backtraces_ != nullptr) backtraces_->OnProcessStart(pid);
-  }
 
   uint64_t malformed_records() const { return malformed_records_; }
 
@@ -37,7 +33,8 @@ class OsrtTracker {
   storage::ReportWriter* writer_;
   std::vector<storage::StringId> name_ids_;
   std::vector<bool> name_interned_;
-  std::unique_ptr<OsrtBacktraces> backtraces_;  // also made at the first call with a backtrace
+  DrainTimeReads* backtrace_reads_;
+  std::unique_ptr<OsrtBacktraces> backtraces_;  // made at the first call with a backtrace
   std::vector<uint64_t> stack_;                 // scratch: the record's frames
   uint64_t malformed_records_ = 0;
 };

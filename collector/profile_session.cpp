@@ -23,7 +23,7 @@
 #include "collector/counter_time_sink.h"
 #include "collector/cpu_samples/cpu_sample_rows.h"
 #include "collector/cpu_samples/cpu_sampler.h"
-#include "collector/cpu_samples/sampled_process_reads.h"
+#include "collector/cpu_samples/drain_time_reads.h"
 #include "collector/gpu_metrics/gpu_metric_rows.h"
 #include "collector/gpu_metrics/gpu_metrics_sampler.h"
 #include "collector/launcher.h"
@@ -510,12 +510,13 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
       options.sampling.samples && !options.sampling.by_default && !perf_refusal.empty()
           ? options.sampling.frequency_hz
           : 0;
-  // What names the program's own samples is read as the reader thread drains them.
-  std::unique_ptr<SampledProcessReads> timer_sample_reads;
-  if (timer_sampling_hz != 0)
-    timer_sample_reads = std::make_unique<SampledProcessReads>(options.sampling.python_frames);
+  // What names the program's own samples and its calls' backtraces is read as the reader thread
+  // drains them.
+  std::unique_ptr<DrainTimeReads> drain_time_reads;
+  if (timer_sampling_hz != 0 || TakesOsrtBacktraces(options))
+    drain_time_reads = std::make_unique<DrainTimeReads>(options.sampling.python_frames);
   PROF_ASSIGN_OR_RETURN(std::unique_ptr<SessionServer> server,
-                        SessionServer::Listen(session_start, timer_sample_reads.get()));
+                        SessionServer::Listen(session_start, drain_time_reads.get()));
 
   storage::SessionInfo session;
   LaunchSpec spec;
@@ -571,11 +572,11 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   LauncherSamplers samplers{sampler.get(), &sample_rows, gpu_sampler.get(),
                             gpu_rows ? &*gpu_rows : nullptr};
   std::optional<TimerSampleRows> timer_sample_rows;
-  if (timer_sample_reads != nullptr) {
-    timer_sample_rows.emplace(&sample_rows, timer_sample_reads.get());
+  if (timer_sampling_hz != 0) {
+    timer_sample_rows.emplace(&sample_rows, drain_time_reads.get());
     router.SetCpuSampleSink(&*timer_sample_rows);
   }
-  router.SetOsrtBacktraces(TakesOsrtBacktraces(options));
+  router.SetDrainTimeReads(drain_time_reads.get());
   Status status = router.OpenFirstReport();
   if (!status.ok()) {
     child.Cancel();

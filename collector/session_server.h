@@ -48,7 +48,7 @@ class StreamSink {
 
 // Sees what the reader thread drains from a process's rings before the owner's sink does, which
 // may be much later: for reading the process's state while the records are fresh and it still
-// runs (collector/cpu_samples/sampled_process_reads.h). Called on the reader thread only.
+// runs (collector/cpu_samples/drain_time_reads.h). Called on the reader thread only.
 class RingRecordObserver {
  public:
   virtual ~RingRecordObserver() = default;

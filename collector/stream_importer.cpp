@@ -7,10 +7,10 @@
 namespace prof::collector {
 
 StreamImporter::StreamImporter(storage::ReportWriter* writer, CpuSampleSink* cpu_samples,
-                               bool osrt_backtraces)
+                               DrainTimeReads* drain_time_reads)
     : writer_(writer),
       processes_(writer),
-      osrt_(writer, osrt_backtraces),
+      osrt_(writer, drain_time_reads),
       nvtx_(writer),
       cuda_(writer),
       timer_samples_(cpu_samples) {
@@ -23,7 +23,6 @@ StreamImporter::StreamImporter(storage::ReportWriter* writer, CpuSampleSink* cpu
 
 void StreamImporter::OnStreamStart(const protocol::RecordHeader& hello, ProcessStream* process) {
   processes_.OnHello(hello, process);
-  osrt_.OnProcessStart(process->pid);
 }
 
 void StreamImporter::OnRecord(const ProcessStream& process, const protocol::RecordHeader& record) {

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "collector/cpu_samples/drain_time_reads.h"
 #include "collector/cuda_tracker.h"
 #include "collector/data_problems.h"
 #include "collector/nvtx_tracker.h"
@@ -23,9 +24,10 @@ namespace prof::collector {
 class StreamImporter : public StreamSink {
  public:
   // `cpu_samples`: where the program's own CPU samples go (kCpuSample); null: only counted.
-  // `osrt_backtraces`: the program sends OS-runtime calls' backtraces.
+  // `drain_time_reads`: what prof-reader read of the processes to name the backtraces of their
+  // OS-runtime calls (collector/cpu_samples/drain_time_reads.h); may be null.
   explicit StreamImporter(storage::ReportWriter* writer, CpuSampleSink* cpu_samples = nullptr,
-                          bool osrt_backtraces = false);
+                          DrainTimeReads* drain_time_reads = nullptr);
 
   void OnStreamStart(const protocol::RecordHeader& hello, ProcessStream* process) override;
   void OnRecord(const ProcessStream& process, const protocol::RecordHeader& record) override;

@@ -1,6 +1,5 @@
 #include "collector/cpu_samples/cpu_sample_rows.h"
 
-#include <optional>
 #include <utility>
 
 #include "collector/cpu_samples/callchain_rows.h"
@@ -82,8 +81,7 @@ void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
   resolved_.tid = sample.tid;
   resolved_.cpu = sample.cpu == UINT32_MAX ? 0 : sample.cpu;
   resolved_.time_ns = sample.time_ns;
-  if (std::optional<symbols::ProcessMaps> maps = reads_->TakeMaps(sample.pid))
-    resolver_.AdoptMaps(sample.pid, std::move(*maps));
+  adopted_maps_.Update(reads_, sample.pid, &resolver_);
   resolver_.ResolveChain(sample.pid, sample.ips, sample.ip_count,
                          static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &resolved_);
   AddPythonFrames();
@@ -91,7 +89,7 @@ void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
 }
 
 void TimerSampleRows::AddPythonFrames() {
-  std::shared_ptr<const SampledProcessReads::PythonStack> read =
+  std::shared_ptr<const DrainTimeReads::PythonStack> read =
       reads_->StackAt(resolved_.pid, resolved_.tid, resolved_.time_ns);
   if (read == nullptr || read->frames.empty()) return;
   // The innermost frame of the interpreter: where the thread's Python code is.

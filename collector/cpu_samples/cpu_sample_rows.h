@@ -10,8 +10,8 @@
 
 #include "collector/capture_router.h"
 #include "collector/cpu_samples/cpu_sampler.h"
+#include "collector/cpu_samples/drain_time_reads.h"
 #include "collector/cpu_samples/sample_resolver.h"
-#include "collector/cpu_samples/sampled_process_reads.h"
 #include "collector/sample_sink.h"
 #include "collector/symbols/string_interner.h"
 
@@ -44,23 +44,24 @@ class CpuSampleRows {
 // The samples the program took of itself (the fallback when perf_event_open is refused,
 // collector/timer_sample_tracker.h): resolved here, on the collector thread, with the address
 // spaces and Python stacks that the reader thread read when it drained them (`reads`,
-// collector/cpu_samples/sampled_process_reads.h), and written as the kernel's are.
+// collector/cpu_samples/drain_time_reads.h), and written as the kernel's are.
 class TimerSampleRows : public CpuSampleSink {
  public:
-  TimerSampleRows(CpuSampleRows* rows, SampledProcessReads* reads) : rows_(rows), reads_(reads) {}
+  TimerSampleRows(CpuSampleRows* rows, DrainTimeReads* reads) : rows_(rows), reads_(reads) {}
   void OnCpuSample(const RawCpuSample& sample) override;
 
  private:
   // A stack read's frames as stack frames, converted once for the samples it names.
   struct NamedStack {
-    std::shared_ptr<const SampledProcessReads::PythonStack> read;
+    std::shared_ptr<const DrainTimeReads::PythonStack> read;
     std::vector<SampleFrame> frames;
   };
   void AddPythonFrames();
 
   CpuSampleRows* rows_;
-  SampledProcessReads* reads_;
+  DrainTimeReads* reads_;
   SampleResolver resolver_;
+  AdoptedMaps adopted_maps_;
   symbols::StringInterner python_strings_;
   std::unordered_map<uint64_t, NamedStack> named_stacks_;  // by pid << 32 | tid
   ResolvedSample resolved_;                                // reused

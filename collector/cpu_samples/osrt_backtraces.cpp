@@ -36,26 +36,29 @@ int64_t OsrtBacktraces::CallchainOf(const RawBacktrace& backtrace) {
 }
 
 void OsrtBacktraces::Name(const RawBacktrace& backtrace) {
-  resolver_.ResolveChain(backtrace.pid, backtrace.ips, backtrace.ip_count,
+  const uint32_t pid = backtrace.pid;
+  if (reads_ != nullptr) adopted_maps_.Update(reads_, pid, &resolver_);
+  resolver_.ResolveChain(pid, backtrace.ips, backtrace.ip_count,
                          static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &named_);
   size_t own = 0;
   while (own < named_.frames.size() && IsInterposerFrame(named_.frames[own])) ++own;
   named_.frames.erase(named_.frames.begin(), named_.frames.begin() + static_cast<ptrdiff_t>(own));
   if (backtrace.python_count == 0) return;
-  const symbols::ProcessMaps* maps = resolver_.MapsOf(backtrace.pid);
-  PythonStackReader* reader = maps != nullptr ? python_.Of(backtrace.pid, *maps) : nullptr;
-  if (reader != nullptr) {
-    // The interpreter's own frames stand for the Python functions that follow.
-    named_.frames.resize(InnermostInterpreterFrame(named_.frames, reader->interpreter_path()));
+  std::string interpreter = reads_ != nullptr ? reads_->InterpreterOf(pid) : std::string();
+  // Read now only when the reads lack the interpreter (the process may have run no Python yet).
+  PythonStackReader* live = nullptr;
+  if (interpreter.empty()) {
+    const symbols::ProcessMaps* maps = resolver_.MapsOf(pid);
+    live = maps != nullptr ? python_.Of(pid, *maps) : nullptr;
+    if (live != nullptr) interpreter = live->interpreter_path();
   }
-  AppendPythonFrames(backtrace, reader);
-}
-
-void OsrtBacktraces::AppendPythonFrames(const RawBacktrace& backtrace, PythonStackReader* reader) {
+  if (!interpreter.empty()) {
+    // The interpreter's own frames stand for the Python functions that follow.
+    named_.frames.resize(InnermostInterpreterFrame(named_.frames, interpreter));
+  }
   for (size_t i = 0; i < backtrace.python_count; ++i) {
     const uint64_t code = backtrace.python_pairs[2 * i];
-    if (reader != nullptr &&
-        reader->DescribeFrame(code, backtrace.python_pairs[2 * i + 1], &python_text_).ok()) {
+    if (Describe(pid, code, backtrace.python_pairs[2 * i + 1], live)) {
       named_.frames.push_back(PythonSampleFrame(python_text_, &strings_));
       continue;
     }
@@ -69,6 +72,17 @@ void OsrtBacktraces::AppendPythonFrames(const RawBacktrace& backtrace, PythonSta
     frame.unwind_method = storage::kUnwindPythonFrame;
     named_.frames.push_back(frame);
   }
+}
+
+bool OsrtBacktraces::Describe(uint32_t pid, uint64_t code, uint64_t instruction,
+                              PythonStackReader* live) {
+  if (reads_ != nullptr && reads_->DescribedFrame(pid, code, instruction, &python_text_))
+    return true;
+  if (live == nullptr) {
+    const symbols::ProcessMaps* maps = resolver_.MapsOf(pid);
+    live = maps != nullptr ? python_.Of(pid, *maps) : nullptr;
+  }
+  return live != nullptr && live->DescribeFrame(code, instruction, &python_text_).ok();
 }
 
 }  // namespace prof::collector

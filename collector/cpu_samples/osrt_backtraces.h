@@ -4,13 +4,15 @@
 //
 // The program sends raw stacks (injection/osrt/call_backtrace.h): return addresses, innermost
 // first, starting at the traced function's call site, then the thread's Python frames as (code
-// object, instruction) pairs read at the same instant. Native frames are named as the fallback
-// sampler's are (SampleResolver, mappings from /proc/<pid>/maps); prof's own interposer frames
-// are dropped. Python frames are named by reading their code objects from outside
-// (PythonStackReader::DescribeFrames) and replace the interpreter's native frames, as CPU
+// object, instruction) pairs read at the same instant. What names them was read out of the
+// process while it ran, when prof-reader drained the records (DrainTimeReads): native frames are
+// named with that address space as the fallback sampler's are (SampleResolver); prof's own
+// interposer frames are dropped. Python frames get the text of their code objects
+// (PythonStackReader::DescribeFrame) and replace the interpreter's native frames, as CPU
 // samples' do; when the frame-pointer chain ended before reaching the interpreter (code without
-// frame pointers in between), they follow the native frames that were found. A process already
-// gone keeps its stack with unresolved Python frames (symbol: the code object's address).
+// frame pointers in between), they follow the native frames that were found. What the reads lack
+// (no reads given, or over their limit) is read now, if the process still runs; a Python frame
+// that none could describe is kept unresolved (symbol: the code object's address).
 //
 // Collector thread only.
 #pragma once
@@ -20,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collector/cpu_samples/drain_time_reads.h"
 #include "collector/cpu_samples/python_readers.h"
 #include "collector/cpu_samples/sample_resolver.h"
 #include "collector/python_frames/python_stack_reader.h"
@@ -38,11 +41,10 @@ struct RawBacktrace {
 
 class OsrtBacktraces {
  public:
-  explicit OsrtBacktraces(storage::ReportWriter* writer) : writer_(writer) {}
+  // `reads`: what prof-reader read of the processes as it drained their records; may be null.
+  OsrtBacktraces(storage::ReportWriter* writer, DrainTimeReads* reads)
+      : writer_(writer), reads_(reads) {}
 
-  // A traced process started (its stream's hello): its mappings are read now, so that stacks of a
-  // short-lived process are named even when its records are handled after it ended.
-  void OnProcessStart(uint32_t pid) { resolver_.LearnProcess(pid); }
   // OSRT_CALLCHAINS.id of the stack, its rows written the first time the process shows it.
   int64_t CallchainOf(const RawBacktrace& backtrace);
 
@@ -51,10 +53,13 @@ class OsrtBacktraces {
   static constexpr size_t kMaxRemembered = size_t{1} << 16;
 
   void Name(const RawBacktrace& backtrace);
-  void AppendPythonFrames(const RawBacktrace& backtrace, PythonStackReader* reader);
+  // The frame's text from the reads, else read now; false when neither has it.
+  bool Describe(uint32_t pid, uint64_t code, uint64_t instruction, PythonStackReader* live);
 
   storage::ReportWriter* writer_;
+  DrainTimeReads* reads_;
   SampleResolver resolver_;
+  AdoptedMaps adopted_maps_;
   symbols::StringInterner strings_;
   PythonReaders python_;
   std::unordered_map<std::string, int64_t> ids_;  // pid + the raw stack's bytes -> id

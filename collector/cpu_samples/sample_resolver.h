@@ -53,13 +53,8 @@ class SampleResolver {
     return processes_.Find(static_cast<int>(pid));
   }
 
-  // Reads process `pid`'s address space from /proc/<pid>/maps now, while it surely runs (a
-  // process whose records are named after it ended has no maps left to read). Keeps what it knew
-  // when the process is gone.
-  void LearnProcess(uint32_t pid) { (void)processes_.SnapshotFromProc(static_cast<int>(pid)); }
-
   // Process `pid`'s address space as read while it ran (collector/cpu_samples/
-  // sampled_process_reads.h), for a process whose samples may be named after it ended.
+  // drain_time_reads.h), for a process whose stacks may be named after it ended.
   void AdoptMaps(uint32_t pid, symbols::ProcessMaps maps) {
     processes_.Process(static_cast<int>(pid)) = std::move(maps);
   }

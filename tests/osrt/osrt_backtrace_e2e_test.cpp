@@ -26,20 +26,6 @@ int64_t Count(const std::string& report, const std::string& sql) {
   return std::stoll(QueryRows(report, sql).at(0).at(0));
 }
 
-// The frames of callchain `id`, innermost first: "symbol|module|unresolved|unwindMethod".
-std::vector<std::string> Frames(const std::string& report, const std::string& id) {
-  std::vector<std::string> frames;
-  for (const auto& row :
-       QueryRows(report,
-                 "SELECT s.value || '|' || m.value || '|' || c.unresolved || '|' || c.unwindMethod "
-                 "FROM OSRT_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol JOIN StringIds m ON "
-                 "m.id = c.module WHERE c.id = " +
-                     id + " ORDER BY c.stackDepth")) {
-    frames.push_back(row.at(0));
-  }
-  return frames;
-}
-
 // The long polls of process `pid`: kLoops of them, each with the one callchain
 // wait_for_input <- step <- blocking_loop <- main of the program; the short ones have none.
 void CheckLoopStacks(const std::string& report, int64_t pid, bool resolved) {
@@ -59,7 +45,7 @@ void CheckLoopStacks(const std::string& report, int64_t pid, bool resolved) {
               "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId WHERE s.value = "
               "'poll' AND o.end - o.start < 2000000 AND o.callchainId = 0" +
                   of_pid) == kLoops);
-  const std::vector<std::string> frames = Frames(report, long_polls[0][0]);
+  const std::vector<std::string> frames = CallchainFrames(report, long_polls[0][0]);
   REQUIRE(frames.size() >= 4);
   if (resolved) {
     const std::string program = TestProgram("osrt_blocked");
@@ -114,7 +100,8 @@ TEST_CASE("a fork child's blocked calls carry its own stacks under its pid", "[o
           std::to_string(GlobalTid(ValueAfter(run.out, "pid="), ValueAfter(run.out, "pid="))));
   REQUIRE(waits.size() == 1);
   REQUIRE(waits[0][0] != "0");
-  CHECK(Frames(run.report, waits[0][0]).at(0) == "main|" + TestProgram("osrt_blocked") + "|0|1");
+  CHECK(CallchainFrames(run.report, waits[0][0]).at(0) ==
+        "main|" + TestProgram("osrt_blocked") + "|0|1");
 }
 
 TEST_CASE("a program SIGKILLed right after its blocked calls keeps every call and its backtrace",
@@ -153,7 +140,7 @@ TEST_CASE("a flood of calls with backtraces keeps or counts every call and share
       "SELECT DISTINCT o.callchainId FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId WHERE "
       "s.value = 'poll'");
   REQUIRE(flood_stacks.size() == 1);
-  CHECK(Frames(run.report, flood_stacks[0][0]).at(0) ==
+  CHECK(CallchainFrames(run.report, flood_stacks[0][0]).at(0) ==
         "flood|" + TestProgram("osrt_blocked") + "|0|1");
   CHECK(Count(run.report, "SELECT value FROM PROF_STATS WHERE name = 'malformed_records'") == 0);
 }
@@ -177,7 +164,7 @@ TEST_CASE("a Python main process blocked in a queue's get names the Python funct
   REQUIRE(reads.size() >= 1);
   for (const auto& read : reads) {
     INFO("callchain " << read[0]);
-    const std::vector<std::string> frames = Frames(report, read[0]);
+    const std::vector<std::string> frames = CallchainFrames(report, read[0]);
     // Innermost first, Python frames (unwindMethod 1001) with their files; the native frames of
     // the interpreter are replaced by them.
     size_t get = frames.size(), wait = frames.size(), main = frames.size();

@@ -56,4 +56,17 @@ int64_t ValueAfter(const std::string& text, const std::string& key) {
   return std::strtoll(text.c_str() + at + key.size(), nullptr, 10);
 }
 
+std::vector<std::string> CallchainFrames(const std::string& report, const std::string& id) {
+  std::vector<std::string> frames;
+  for (const auto& row :
+       QueryRows(report,
+                 "SELECT s.value || '|' || m.value || '|' || c.unresolved || '|' || c.unwindMethod "
+                 "FROM OSRT_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol JOIN StringIds m ON "
+                 "m.id = c.module WHERE c.id = " +
+                     id + " ORDER BY c.stackDepth")) {
+    frames.push_back(row.at(0));
+  }
+  return frames;
+}
+
 }  // namespace prof::test

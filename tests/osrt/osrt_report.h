@@ -1,5 +1,5 @@
 // End-to-end helpers: profile a test program with `prof profile --trace=osrt` and read back the
-// OSRT_API rows of one function, joined to StringIds.
+// OSRT_API rows of one function, joined to StringIds, and the frames of a call's backtrace.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +36,10 @@ std::vector<OsrtRow> OsrtRows(const std::string& report, const std::string& name
 // As OsrtRows, restricted to thread `global_tid`.
 std::vector<OsrtRow> OsrtRowsOfThread(const std::string& report, const std::string& name,
                                       int64_t global_tid);
+
+// The frames of OSRT_CALLCHAINS callchain `id`, innermost first: "symbol|module|unresolved|
+// unwindMethod".
+std::vector<std::string> CallchainFrames(const std::string& report, const std::string& id);
 
 // The decimal integer that follows `key` (e.g. "pid=") in `text`; fails the test when absent.
 int64_t ValueAfter(const std::string& text, const std::string& key);

@@ -2,36 +2,29 @@
 // PROF_INJECTION_SETTINGS asking for timer sampling, as `prof profile` will start it; the
 // launcher's SessionServer reads its streams and TimerSampleTracker hands each kCpuSample to a
 // recording CpuSampleSink. Counts are checked against the threads' own CPU time.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
-#include <optional>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "collector/cpu_samples/drain_time_reads.h"
 #include "collector/cpu_samples/sample_resolver.h"
-#include "collector/cpu_samples/sampled_process_reads.h"
 #include "collector/record_dispatcher.h"
 #include "collector/sample_sink.h"
 #include "collector/session_server.h"
 #include "collector/timer_sample_tracker.h"
-#include "injection/protocol/clock.h"
 #include "injection/protocol/launch_settings.h"
 #include "tests/support/test_support.h"
-
-extern char** environ;
+#include "tests/support/traced_launch.h"
 
 namespace {
 
@@ -39,7 +32,6 @@ using prof::collector::CpuSampleSink;
 using prof::collector::ProcessStream;
 using prof::collector::RawCpuSample;
 using prof::collector::RecordDispatcher;
-using prof::collector::SessionServer;
 using prof::collector::StreamSink;
 using prof::collector::TimerSampleTracker;
 using prof::protocol::RecordHeader;
@@ -91,7 +83,7 @@ struct Run {
   std::map<std::string, std::string> values;  // the program's OUT file
   std::unique_ptr<SampleCollector> collected = std::make_unique<SampleCollector>();
   // What the reader thread read of the sampled processes while they ran (RunSampled).
-  std::unique_ptr<prof::collector::SampledProcessReads> reads;
+  std::unique_ptr<prof::collector::DrainTimeReads> reads;
 
   uint64_t Value(const std::string& name) const {
     const auto found = values.find(name);
@@ -107,73 +99,11 @@ struct Run {
   }
 };
 
-// How a program runs under the SessionServer.
-struct Launch {
-  bool with_osrt = false;  // the OS-runtime tracer is preloaded and on too
-  prof::collector::RingRecordObserver* observer = nullptr;
-  // The records are decoded only once the program has exited: a collector thread that fell
-  // behind the program by its whole run. What waits meanwhile spills into `spill_dir`, as the
-  // report's directory takes it under prof.
-  bool decode_after_exit = false;
-  std::string spill_dir;
-  std::string stdout_path;  // where the program's stdout goes; empty: the test's
-};
-
-// Runs `argv` under a SessionServer, the sampler at `hz`, until it has exited and every stream has
-// ended.
-Run RunUnderServer(uint32_t hz, std::vector<std::string> argv, const Launch& launch) {
-  auto listening = SessionServer::Listen(prof::protocol::MonotonicNowNs(), launch.observer);
-  REQUIRE(listening.ok());
-  std::unique_ptr<SessionServer> server = std::move(listening).value();
-  if (!launch.spill_dir.empty()) server->SpillTo(launch.spill_dir);
-  prof::protocol::InjectionSettings settings;
-  settings.timer_sampling_hz = hz;
-  if (launch.with_osrt) settings.trace_flags = prof::protocol::kTraceOsrt;
-  REQUIRE(server->socket_path().size() < sizeof(settings.socket_path));
-  std::strcpy(settings.socket_path, server->socket_path().c_str());
-
-  std::vector<std::string> environment = {
-      std::string("LD_PRELOAD=") + PROF_CORE_LIBRARY +
-          (launch.with_osrt ? ":" PROF_OSRT_LIBRARY : ""),
-      std::string(prof::protocol::kSettingsEnvVar) + "=" + EncodeSettings(settings)};
-  for (char** variable = environ; *variable != nullptr; ++variable) {
-    if (std::strncmp(*variable, "LD_PRELOAD=", 11) != 0 &&
-        std::strncmp(*variable, "PROF_INJECTION_SETTINGS=", 24) != 0) {
-      environment.emplace_back(*variable);
-    }
-  }
-  std::vector<char*> argv_pointers;
-  for (std::string& arg : argv) argv_pointers.push_back(arg.data());
-  argv_pointers.push_back(nullptr);
-  std::vector<char*> env_pointers;
-  for (std::string& variable : environment) env_pointers.push_back(variable.data());
-  env_pointers.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (!launch.stdout_path.empty()) {
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, launch.stdout_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  }
-
+// Runs `launch` with the sampler at `hz` until it has exited and every stream has ended.
+Run RunUnderServer(uint32_t hz, prof::test::TracedLaunch launch) {
+  launch.settings.timer_sampling_hz = hz;
   Run run;
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv_pointers[0], &actions, nullptr, argv_pointers.data(),
-                                  env_pointers.data());
-  posix_spawn_file_actions_destroy(&actions);
-  REQUIRE(spawned == 0);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  bool exited = false;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (launch.decode_after_exit && !exited) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    } else {
-      server->PollOnce(20, -1, run.collected.get());
-    }
-    if (!exited && waitpid(pid, &run.status, WNOHANG) == pid) exited = true;
-    if (exited && !server->streams_open()) break;
-  }
-  REQUIRE(exited);
-  server->CloseAll(run.collected.get());
+  run.status = prof::test::RunTraced(launch, run.collected.get());
   return run;
 }
 
@@ -184,11 +114,12 @@ Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::str
   const std::string out_path = dir + "/out.txt";
   std::vector<std::string> argv = {PROF_SAMPLED_PROGRAM, args.at(0), out_path};
   argv.insert(argv.end(), args.begin() + 1, args.end());
-  auto reads = std::make_unique<prof::collector::SampledProcessReads>(false);
-  Launch launch;
-  launch.with_osrt = with_osrt;
+  auto reads = std::make_unique<prof::collector::DrainTimeReads>(false);
+  prof::test::TracedLaunch launch;
+  launch.argv = argv;
+  if (with_osrt) launch.settings.trace_flags = prof::protocol::kTraceOsrt;
   launch.observer = reads.get();
-  Run run = RunUnderServer(hz, argv, launch);
+  Run run = RunUnderServer(hz, launch);
   run.reads = std::move(reads);
   std::ifstream out(out_path);
   std::string name;
@@ -237,8 +168,8 @@ struct Functions {
 // Whether the address space the reader thread read of process `pid` while it ran maps the
 // sampled program (the process is gone by now: only that read can name its samples).
 bool MapsReadWhileRunning(const Run& run, uint32_t pid) {
-  const std::optional<prof::symbols::ProcessMaps> maps = run.reads->TakeMaps(pid);
-  if (!maps) return false;
+  const std::shared_ptr<const prof::symbols::ProcessMaps> maps = run.reads->NewestMaps(pid);
+  if (maps == nullptr) return false;
   for (const auto& [start, mapping] : maps->mappings()) {
     if (mapping.path == PROF_SAMPLED_PROGRAM) return true;
   }
@@ -409,13 +340,14 @@ TEST_CASE(
   // workers are long gone; each worker's samples still resolve into its interpreter, and are
   // named by slow_transform mostly, where it burns.
   const std::string dir = prof::test::MakeTempDir("timer_python_workers");
-  prof::collector::SampledProcessReads reads(true);
-  Launch launch;
+  prof::collector::DrainTimeReads reads(true);
+  prof::test::TracedLaunch launch;
+  launch.argv = {PROF_PYTHON3, PROF_PYTHON_WORKERS};
   launch.observer = &reads;
   launch.decode_after_exit = true;
   launch.spill_dir = dir;
   launch.stdout_path = dir + "/stdout.txt";
-  const Run run = RunUnderServer(1000, {PROF_PYTHON3, PROF_PYTHON_WORKERS}, launch);
+  const Run run = RunUnderServer(1000, launch);
   REQUIRE(run.status == 0);
   std::ifstream printed(launch.stdout_path);
   std::string line;
@@ -426,9 +358,9 @@ TEST_CASE(
   for (const uint32_t worker : {first, second}) {
     // As TimerSampleRows does: the address space read while the worker ran, its /proc gone now.
     prof::collector::SampleResolver resolver;
-    std::optional<prof::symbols::ProcessMaps> maps = reads.TakeMaps(worker);
-    REQUIRE(maps.has_value());
-    resolver.AdoptMaps(worker, std::move(*maps));
+    prof::collector::AdoptedMaps adopted;
+    adopted.Update(&reads, worker, &resolver);
+    REQUIRE(resolver.MapsOf(worker) != nullptr);
     const auto samples = run.SamplesOf(worker);
     size_t in_interpreter = 0;
     size_t named = 0;

@@ -1,25 +1,28 @@
-// SampledProcessReads (collector/cpu_samples): what the reader thread reads of a process whose CPU
-// samples it drains (its address space, its sampled threads' Python stacks) and which stack read
-// names a sample, against frames_target.py; a process that exited keeps what was read while it ran.
-#include "collector/cpu_samples/sampled_process_reads.h"
+// DrainTimeReads (collector/cpu_samples): what the reader thread reads of a process whose CPU
+// samples or OS-runtime backtraces it drains (its address space, its sampled threads' Python
+// stacks) and which stack read names a sample, against frames_target.py; a process that exited
+// keeps what was read while it ran. The backtraces' Python frames are checked end to end
+// (tests/osrt/osrt_backtrace_session_test.cpp).
+#include "collector/cpu_samples/drain_time_reads.h"
 
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
-#include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "injection/protocol/clock.h"
+#include "injection/protocol/record_format.h"
 #include "injection/protocol/sample_records.h"
 #include "tests/python_frames/python_target.h"
 
 namespace prof::collector {
 namespace {
 
-using Reads = SampledProcessReads;
+using Reads = DrainTimeReads;
 
 // Ring records as the reader drains them: a CPU sample of each of `tids`, with `other` records of
 // another kind before each.
@@ -45,6 +48,30 @@ std::vector<char> SampleRecords(const std::vector<int>& tids, int other = 0) {
     append(&sample, sizeof(sample));
     const uint64_t ip = 0x1000;
     append(&ip, sizeof(ip));
+  }
+  return bytes;
+}
+
+// An OS-runtime call's record as the interposer sends it: `ips` native frames and `python`
+// (code object, instruction) pairs after it; `extra` bytes more than its counts say (malformed).
+std::vector<char> OsrtCall(const std::vector<uint64_t>& ips,
+                           const std::vector<std::pair<uint64_t, uint64_t>>& python,
+                           size_t extra = 0) {
+  protocol::OsrtCallRecord call{};
+  call.header.kind = protocol::RecordKind::kOsrtCall;
+  call.header.size = static_cast<uint16_t>(sizeof(call) + ips.size() * sizeof(uint64_t) +
+                                           python.size() * protocol::kOsrtPythonFrameBytes + extra);
+  call.header.tid = static_cast<uint32_t>(getpid());
+  call.native_frame_count = static_cast<uint8_t>(ips.size());
+  call.python_frame_count = static_cast<uint8_t>(python.size());
+  std::vector<char> bytes(call.header.size);
+  std::memcpy(bytes.data(), &call, sizeof(call));
+  std::memcpy(bytes.data() + sizeof(call), ips.data(), ips.size() * sizeof(uint64_t));
+  for (size_t i = 0; i < python.size(); ++i) {
+    char* pair = bytes.data() + sizeof(call) + ips.size() * sizeof(uint64_t) +
+                 i * protocol::kOsrtPythonFrameBytes;
+    std::memcpy(pair, &python[i].first, sizeof(uint64_t));
+    std::memcpy(pair + sizeof(uint64_t), &python[i].second, sizeof(uint64_t));
   }
   return bytes;
 }
@@ -149,13 +176,13 @@ TEST_CASE("a process that exited keeps the reads taken while it ran") {
   REQUIRE(last != nullptr);
   REQUIRE(target.WaitExit(10));
   // Its address space, read at its first sample: the interpreter is in it.
-  std::optional<symbols::ProcessMaps> maps = reads.TakeMaps(pid);
-  REQUIRE(maps.has_value());
+  const std::shared_ptr<const symbols::ProcessMaps> maps = reads.NewestMaps(pid);
+  REQUIRE(maps != nullptr);
   bool interpreter_mapped = false;
   for (const auto& [start, mapping] : maps->mappings())
     interpreter_mapped = interpreter_mapped || mapping.path == last->interpreter_path;
   CHECK(interpreter_mapped);
-  CHECK(!reads.TakeMaps(pid).has_value());  // taken
+  CHECK(reads.InterpreterOf(pid) == last->interpreter_path);
   // The samples the collector handles now, after the exit: drained (nothing to read any more)...
   Drain(&reads, target.pid(), {target.main_tid()});
   // ... and named by the last read taken while the process ran, if near enough.
@@ -174,18 +201,28 @@ TEST_CASE("a process's address space is read at its first sample and again after
   mark.kind = protocol::RecordKind::kNvtxMark;
   mark.size = sizeof(mark);
   reads.OnRingRecords(self, reinterpret_cast<const char*>(&mark), sizeof(mark));
-  CHECK(!reads.TakeMaps(self).has_value());
+  CHECK(reads.NewestMaps(self) == nullptr);
   Drain(&reads, getpid(), {static_cast<int>(self)}, 2);
-  std::optional<symbols::ProcessMaps> maps = reads.TakeMaps(self);
-  REQUIRE(maps.has_value());
-  CHECK(maps->Find(reinterpret_cast<uint64_t>(&SampleRecords)) != nullptr);  // this code
+  const std::shared_ptr<const symbols::ProcessMaps> first = reads.NewestMaps(self);
+  REQUIRE(first != nullptr);
+  CHECK(first->Find(reinterpret_cast<uint64_t>(&SampleRecords)) != nullptr);  // this code
+  // A resolver adopts it once.
+  SampleResolver resolver;
+  AdoptedMaps adopted;
+  adopted.Update(&reads, self, &resolver);
+  REQUIRE(resolver.MapsOf(self) != nullptr);
+  CHECK(resolver.MapsOf(self)->Find(reinterpret_cast<uint64_t>(&SampleRecords)) != nullptr);
   // Samples within kMapsIntervalNs read nothing new...
   Drain(&reads, getpid(), {static_cast<int>(self)});
-  CHECK(!reads.TakeMaps(self).has_value());
-  // ... unless the process connected again (it exec'd).
+  CHECK(reads.NewestMaps(self) == first);
+  // ... unless the process connected again (it exec'd): read at the connection, not again at
+  // the sample after it.
   reads.OnProcessConnected(self);
+  const std::shared_ptr<const symbols::ProcessMaps> second = reads.NewestMaps(self);
+  CHECK(second != nullptr);
+  CHECK(second != first);
   Drain(&reads, getpid(), {static_cast<int>(self)});
-  CHECK(reads.TakeMaps(self).has_value());
+  CHECK(reads.NewestMaps(self) == second);
   // Without Python frames no stack is read.
   CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
 }
@@ -195,7 +232,9 @@ TEST_CASE("processes without Python and malformed records read no stack") {
   const auto self = static_cast<uint32_t>(getpid());  // this test runs no Python
   Drain(&reads, getpid(), {static_cast<int>(self)}, 2);
   CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
-  CHECK(reads.TakeMaps(self).has_value());
+  CHECK(reads.InterpreterOf(self).empty());
+  const std::shared_ptr<const symbols::ProcessMaps> first = reads.NewestMaps(self);
+  CHECK(first != nullptr);
   // Malformed framing ends the walk: a record claiming 0 bytes, or more than what is there.
   std::vector<char> records = SampleRecords({static_cast<int>(self)});
   protocol::RecordHeader header{};
@@ -208,9 +247,44 @@ TEST_CASE("processes without Python and malformed records read no stack") {
   std::memcpy(records.data(), &header, sizeof(header));
   reads.OnRingRecords(self, records.data(), records.size());
   CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
-  reads.OnProcessConnected(self);  // reads again at the next sample, if framed
+  CHECK(reads.NewestMaps(self) == first);
+  // A process that connects (again: it exec'd) has its address space read at once; malformed
+  // records after that read nothing more.
+  reads.OnProcessConnected(self);
+  const std::shared_ptr<const symbols::ProcessMaps> connected = reads.NewestMaps(self);
+  CHECK(connected != nullptr);
+  CHECK(connected != first);
   reads.OnRingRecords(self, records.data(), records.size());
-  CHECK(!reads.TakeMaps(self).has_value());
+  CHECK(reads.NewestMaps(self) == connected);
+}
+
+TEST_CASE("an OS-runtime call's backtrace reads the address space when it is drained") {
+  Reads reads(false);
+  const auto self = static_cast<uint32_t>(getpid());
+  const uint64_t here = reinterpret_cast<uint64_t>(&OsrtCall);
+  // A call without a backtrace, and one whose size does not match its counts, read nothing.
+  std::vector<char> plain = OsrtCall({}, {});
+  reads.OnRingRecords(self, plain.data(), plain.size());
+  std::vector<char> malformed = OsrtCall({here}, {}, 8);
+  reads.OnRingRecords(self, malformed.data(), malformed.size());
+  CHECK(reads.NewestMaps(self) == nullptr);
+  // A backtrace does, after other records in the same drain.
+  std::vector<char> records;
+  protocol::RecordHeader mark{};
+  mark.kind = protocol::RecordKind::kNvtxMark;
+  mark.size = sizeof(mark);
+  records.insert(records.end(), reinterpret_cast<char*>(&mark),
+                 reinterpret_cast<char*>(&mark) + sizeof(mark));
+  const std::vector<char> call = OsrtCall({here, here + 1}, {{0x1000, 0x1010}});
+  records.insert(records.end(), call.begin(), call.end());
+  reads.OnRingRecords(self, records.data(), records.size());
+  const std::shared_ptr<const symbols::ProcessMaps> maps = reads.NewestMaps(self);
+  REQUIRE(maps != nullptr);
+  CHECK(maps->Find(here) != nullptr);
+  // This process runs no Python: its Python frames have no text and no interpreter names them.
+  PythonFrameText text;
+  CHECK(!reads.DescribedFrame(self, 0x1000, 0x1010, &text));
+  CHECK(reads.InterpreterOf(self).empty());
 }
 
 }  // namespace
