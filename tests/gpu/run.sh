@@ -206,6 +206,35 @@ if [[ " $sections " == *" dataloader "* ]]; then
   run_pair dataloader cuda,nvtx,osrt tests/gpu/dataloader_step.py
   processes=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM PROCESSES').fetchone()[0])" "$work/dataloader.prof.sqlite")
   [ "${processes:-0}" -ge 3 ]; check "dataloader: worker processes traced" $? "PROCESSES rows: $processes"
+  # With sampling on (prof's default), the workers' blocked calls carry their stacks: each 4 ms
+  # sleep of a worker names the dataset's __getitem__, from what prof-reader read while it ran.
+  "$prof" profile -t cuda,nvtx,osrt -f true -o "$work/dataloader_backtraces" python3 tests/gpu/dataloader_step.py \
+    > "$work/dataloader_backtraces.out" 2>&1
+  backtraces_rc=$?
+  python3 - "$work/dataloader_backtraces.sqlite" > "$work/dataloader_backtraces.cmp" 2>&1 <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+main = db.execute("SELECT DISTINCT (globalTid >> 24) & 16777215 FROM CUPTI_ACTIVITY_KIND_RUNTIME").fetchall()
+rows = db.execute("""
+    SELECT (o.globalTid >> 24) & 16777215, coalesce(s.value, '')
+    FROM OSRT_API o JOIN StringIds n ON n.id = o.nameId
+    LEFT JOIN OSRT_CALLCHAINS c ON c.id = o.callchainId AND c.stackDepth = 0
+    LEFT JOIN StringIds s ON s.id = c.symbol
+    WHERE n.value = 'clock_nanosleep' AND o.end - o.start >= 3000000""").fetchall()
+workers = {}
+for pid, leaf in rows:
+    if (pid,) in main:
+        continue
+    named, total = workers.get(pid, (0, 0))
+    workers[pid] = (named + (leaf == "SlowDataset.__getitem__"), total + 1)
+named = sum(n for n, _ in workers.values())
+total = sum(t for _, t in workers.values())
+print(f"{len(workers)} workers, {named} of {total} sleeps name SlowDataset.__getitem__: {workers}")
+sys.exit(0 if len(workers) >= 2 and total >= 60 and named == total else 1)
+PY
+  [ $? -eq 0 ] && [ $backtraces_rc -eq 0 ]
+  check "dataloader: workers' blocked calls name their Python frames" $? \
+    "exit $backtraces_rc; $(summary_of "$work/dataloader_backtraces.cmp")"
 fi
 
 if [[ " $sections " == *" spawn "* ]]; then
