@@ -146,6 +146,8 @@ storage::ReportWriter* CaptureRouter::WriterAt(uint64_t timestamp_ns) {
 
 void CaptureRouter::OnStreamEnd(const ProcessStream& process, const std::string& error) {
   for (Report& report : reports_) report.importer->OnStreamEnd(process, error);
+  // Every record of the stream has been handled: what prof-reader read to name them goes.
+  if (drain_time_reads_ != nullptr) drain_time_reads_->Forget(process.stream_id);
   streams_.erase(process.stream_id);
 }
 

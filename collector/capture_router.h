@@ -54,7 +54,8 @@ class CaptureRouter : public StreamSink {
   // Where the samples the program takes of itself go (null: counted only); before the first report.
   void SetCpuSampleSink(CpuSampleSink* sink) { cpu_sample_sink_ = sink; }
   // What names the backtraces of OS-runtime calls, read as prof-reader drained them (null: they
-  // are named from what the collector can still read); before the first report.
+  // are named from what the collector can still read), released per stream at the stream's end;
+  // before the first report.
   void SetDrainTimeReads(DrainTimeReads* reads) { drain_time_reads_ = reads; }
   // Creates report 0, before the program runs, so that a bad report name fails early.
   Status OpenFirstReport();

@@ -49,6 +49,7 @@ void OsrtTracker::OnCall(const ProcessStream& process, const protocol::RecordHea
     if (backtraces_ == nullptr)
       backtraces_ = std::make_unique<OsrtBacktraces>(writer_, backtrace_reads_);
     RawBacktrace backtrace;
+    backtrace.stream = process.stream_id;
     backtrace.pid = process.pid;
     backtrace.ips = stack_.data();
     backtrace.ip_count = call.native_frame_count;

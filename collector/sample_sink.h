@@ -11,6 +11,7 @@
 namespace prof::collector {
 
 struct RawCpuSample {
+  uint64_t stream;  // ProcessStream::stream_id of the process image that took it
   uint32_t pid;
   uint32_t tid;
   uint32_t cpu;      // UINT32_MAX when unknown

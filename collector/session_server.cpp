@@ -166,7 +166,7 @@ void SessionServer::AcceptPending() {
     socket->fd = fd;
     socket->id = ++streams_accepted_;
     socket->pid = PeerPid(fd);
-    if (ring_observer_ != nullptr) ring_observer_->OnProcessConnected(socket->pid);
+    if (ring_observer_ != nullptr) ring_observer_->OnStreamConnected(socket->id, socket->pid);
     accepted_pids_.push_back(socket->pid);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -273,7 +273,7 @@ void SessionServer::DrainRings(Socket* socket, size_t byte_limit) {
     }
     drained += chunk.length;
     if (ring_observer_ != nullptr)
-      ring_observer_->OnRingRecords(socket->pid, chunk.bytes.data(), chunk.length);
+      ring_observer_->OnRingRecords(socket->id, socket->pid, chunk.bytes.data(), chunk.length);
     backlog_.Push(&chunk);
     if (!chunk.bytes.empty()) backlog_.Recycle(std::move(chunk));
   }
@@ -300,6 +300,7 @@ void SessionServer::EndStream(Socket* socket) {
   // since its socket just closed (or its rings just went).
   socket->rings.Ended(!socket->exit_sent && !socket->rings.Exiting(), protocol::SampleCounter());
   DrainRings(socket, SIZE_MAX);
+  if (ring_observer_ != nullptr) ring_observer_->OnStreamDrained(socket->id);
   StreamChunk end;
   end.connection = socket->id;
   end.closed = true;

@@ -52,10 +52,13 @@ class StreamSink {
 class RingRecordObserver {
  public:
   virtual ~RingRecordObserver() = default;
-  // Process `pid` connected: a new process, or one that exec'd a new image.
-  virtual void OnProcessConnected(uint32_t pid) = 0;
-  // `records`: whole records of process `pid`, as the stream will carry them.
-  virtual void OnRingRecords(uint32_t pid, const char* records, size_t size) = 0;
+  // Process `pid` connected on stream `stream` (ProcessStream::stream_id): a new process, or one
+  // that exec'd a new image.
+  virtual void OnStreamConnected(uint64_t stream, uint32_t pid) = 0;
+  // `records`: whole records of stream `stream` (of process `pid`), as the stream will carry them.
+  virtual void OnRingRecords(uint64_t stream, uint32_t pid, const char* records, size_t size) = 0;
+  // Stream `stream`'s rings were drained for the last time.
+  virtual void OnStreamDrained(uint64_t stream) = 0;
 };
 
 class SessionServer {

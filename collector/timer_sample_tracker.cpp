@@ -33,6 +33,7 @@ void TimerSampleTracker::OnSample(const ProcessStream& process,
                 ips.size() * sizeof(uint64_t));
   }
   RawCpuSample raw;
+  raw.stream = process.stream_id;
   raw.pid = process.pid;
   raw.tid = sample.header.tid;
   raw.cpu = sample.cpu;

@@ -81,16 +81,16 @@ void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
   resolved_.tid = sample.tid;
   resolved_.cpu = sample.cpu == UINT32_MAX ? 0 : sample.cpu;
   resolved_.time_ns = sample.time_ns;
-  adopted_maps_.Update(reads_, sample.pid, &resolver_);
+  adopted_maps_.Update(reads_, sample.stream, sample.pid, &resolver_);
   resolver_.ResolveChain(sample.pid, sample.ips, sample.ip_count,
                          static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &resolved_);
-  AddPythonFrames();
+  AddPythonFrames(sample.stream);
   rows_->Write(resolved_);
 }
 
-void TimerSampleRows::AddPythonFrames() {
+void TimerSampleRows::AddPythonFrames(uint64_t stream) {
   std::shared_ptr<const DrainTimeReads::PythonStack> read =
-      reads_->StackAt(resolved_.pid, resolved_.tid, resolved_.time_ns);
+      reads_->StackAt(stream, resolved_.tid, resolved_.time_ns);
   if (read == nullptr || read->frames.empty()) return;
   // The innermost frame of the interpreter: where the thread's Python code is.
   const size_t interpreter_at = InnermostInterpreterFrame(resolved_.frames, read->interpreter_path);

@@ -56,7 +56,7 @@ class TimerSampleRows : public CpuSampleSink {
     std::shared_ptr<const DrainTimeReads::PythonStack> read;
     std::vector<SampleFrame> frames;
   };
-  void AddPythonFrames();
+  void AddPythonFrames(uint64_t stream);
 
   CpuSampleRows* rows_;
   DrainTimeReads* reads_;

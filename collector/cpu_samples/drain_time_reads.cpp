@@ -8,15 +8,17 @@
 
 namespace prof::collector {
 
-void DrainTimeReads::OnProcessConnected(uint32_t pid) {
-  processes_.erase(pid);
-  if (!ReadMaps(pid, &processes_[pid], protocol::MonotonicNowNs())) processes_.erase(pid);
+void DrainTimeReads::OnStreamConnected(uint64_t stream, uint32_t pid) {
+  Stream& state = streams_[stream];
+  state.pid = pid;
+  ReadMaps(stream, &state, protocol::MonotonicNowNs());
 }
 
-void DrainTimeReads::OnRingRecords(uint32_t pid, const char* records, size_t size) {
+void DrainTimeReads::OnRingRecords(uint64_t stream, uint32_t pid, const char* records,
+                                   size_t size) {
   sampled_tids_.clear();
   backtrace_frames_.clear();
-  backtraces_ = false;
+  bool backtraces = false;
   for (size_t offset = 0; size - offset >= sizeof(protocol::RecordHeader);) {
     protocol::RecordHeader header;
     std::memcpy(&header, records + offset, sizeof(header));
@@ -32,9 +34,12 @@ void DrainTimeReads::OnRingRecords(uint32_t pid, const char* records, size_t siz
       std::memcpy(&call, record, sizeof(call));
       const size_t python_bytes = call.python_frame_count * protocol::kOsrtPythonFrameBytes;
       // Framed as the collector checks it (OsrtTracker); anything else is its malformed record.
-      if (header.size != sizeof(call) + call.native_frame_count * sizeof(uint64_t) + python_bytes)
+      if (call.native_frame_count > protocol::kMaxOsrtBacktraceDepth ||
+          call.python_frame_count > protocol::kMaxOsrtBacktraceDepth ||
+          header.size != sizeof(call) + call.native_frame_count * sizeof(uint64_t) + python_bytes) {
         continue;
-      backtraces_ = true;
+      }
+      backtraces = true;
       const char* python = record + header.size - python_bytes;
       for (size_t i = 0; i < call.python_frame_count; ++i) {
         Frame frame;
@@ -46,51 +51,54 @@ void DrainTimeReads::OnRingRecords(uint32_t pid, const char* records, size_t siz
       }
     }
   }
-  if (sampled_tids_.empty() && !backtraces_) return;
+  if (sampled_tids_.empty() && !backtraces) return;
+  Stream& state = streams_[stream];
+  state.pid = pid;
   const uint64_t now = protocol::MonotonicNowNs();
-  Process& process = processes_[pid];
-  if (!ReadMaps(pid, &process, now)) {
-    processes_.erase(pid);  // gone: its rings' last records follow, then nothing
-    return;
-  }
-  if (sample_python_stacks_ && !sampled_tids_.empty()) ReadPythonStacks(pid, &process, now);
-  if (!backtrace_frames_.empty()) DescribeBacktraceFrames(pid, &process, now);
+  if (!ReadMaps(stream, &state, now)) return;  // gone: its rings' last records follow
+  if (sample_python_stacks_ && !sampled_tids_.empty()) ReadPythonStacks(stream, &state, now);
+  if (!backtrace_frames_.empty()) DescribeBacktraceFrames(stream, &state, now);
 }
 
-bool DrainTimeReads::ReadMaps(uint32_t pid, Process* process, uint64_t now_ns) {
-  if (process->maps_read_ns != 0 && now_ns - process->maps_read_ns < kMapsIntervalNs) return true;
+bool DrainTimeReads::ReadMaps(uint64_t stream, Stream* state, uint64_t now_ns) {
+  if (state->gone) return false;
+  if (state->maps_read_ns != 0 && now_ns - state->maps_read_ns < kMapsIntervalNs) return true;
   StatusOr<symbols::ProcessMaps> maps =
-      symbols::ProcessMaps::SnapshotFromProc(static_cast<int>(pid));
-  if (!maps.ok()) return false;
-  process->maps_read_ns = now_ns;
+      symbols::ProcessMaps::SnapshotFromProc(static_cast<int>(state->pid));
+  // An exited process that is not reaped yet still has its /proc entry, with no mappings.
+  if (!maps.ok() || maps->mappings().empty()) {
+    state->gone = true;
+    return false;
+  }
+  state->maps_read_ns = now_ns;
   auto read = std::make_shared<const symbols::ProcessMaps>(std::move(maps).value());
-  if (process->python == nullptr) process->maps_to_attach = read;
+  if (state->python == nullptr) state->maps_to_attach = read;
   const std::lock_guard<std::mutex> lock(mutex_);
-  maps_[pid] = std::move(read);
+  reads_[stream].maps = std::move(read);
   return true;
 }
 
-PythonStackReader* DrainTimeReads::PythonOf(uint32_t pid, Process* process, uint64_t now_ns) {
-  if (process->python != nullptr || process->maps_to_attach == nullptr ||
-      now_ns < process->next_attach_ns) {
-    return process->python.get();
+PythonStackReader* DrainTimeReads::PythonOf(uint64_t stream, Stream* state, uint64_t now_ns) {
+  if (state->python != nullptr || state->maps_to_attach == nullptr ||
+      now_ns < state->next_attach_ns) {
+    return state->python.get();
   }
-  process->next_attach_ns = now_ns + kAttachRetryNs;
+  state->next_attach_ns = now_ns + kAttachRetryNs;
   StatusOr<std::unique_ptr<PythonStackReader>> attached =
-      PythonStackReader::Attach(static_cast<int>(pid), *process->maps_to_attach);
+      PythonStackReader::Attach(static_cast<int>(state->pid), *state->maps_to_attach);
   if (!attached.ok()) return nullptr;
-  process->python = std::move(attached).value();
-  process->maps_to_attach.reset();
+  state->python = std::move(attached).value();
+  state->maps_to_attach.reset();
   const std::lock_guard<std::mutex> lock(mutex_);
-  interpreters_[pid] = process->python->interpreter_path();
-  return process->python.get();
+  reads_[stream].interpreter = state->python->interpreter_path();
+  return state->python.get();
 }
 
-void DrainTimeReads::ReadPythonStacks(uint32_t pid, Process* process, uint64_t now_ns) {
-  PythonStackReader* python = PythonOf(pid, process, now_ns);
+void DrainTimeReads::ReadPythonStacks(uint64_t stream, Stream* state, uint64_t now_ns) {
+  PythonStackReader* python = PythonOf(stream, state, now_ns);
   if (python == nullptr) return;
   for (const uint32_t tid : sampled_tids_) {
-    uint64_t& last_read = process->stack_read_ns[tid];
+    uint64_t& last_read = state->stack_read_ns[tid];
     if (last_read != 0 && now_ns - last_read < kMinReadIntervalNs) continue;
     // Fails only when the process is gone; its address space's next read says so.
     if (!python->ReadStack(static_cast<int>(tid), &read_).ok()) return;
@@ -100,45 +108,44 @@ void DrainTimeReads::ReadPythonStacks(uint32_t pid, Process* process, uint64_t n
     stack->interpreter_path = python->interpreter_path();
     stack->frames = read_;
     const std::lock_guard<std::mutex> lock(mutex_);
-    std::deque<std::shared_ptr<const PythonStack>>& reads = stacks_[Key(pid, tid)];
+    std::deque<std::shared_ptr<const PythonStack>>& reads = reads_[stream].stacks[tid];
     reads.push_back(std::move(stack));
     if (reads.size() > kMaxReadsPerThread) reads.pop_front();
   }
 }
 
-void DrainTimeReads::DescribeBacktraceFrames(uint32_t pid, Process* process, uint64_t now_ns) {
-  PythonStackReader* python = PythonOf(pid, process, now_ns);
+void DrainTimeReads::DescribeBacktraceFrames(uint64_t stream, Stream* state, uint64_t now_ns) {
+  PythonStackReader* python = PythonOf(stream, state, now_ns);
   if (python == nullptr) return;
   PythonFrameText text;
   for (const Frame& frame : backtrace_frames_) {
-    if (process->described.count(frame) != 0) continue;
+    if (state->described.count(frame) != 0) continue;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (frames_described_ >= kMaxDescribedFrames) return;
+    }
     // A frame that cannot be described now is tried again when a record carries it again.
     if (!python->DescribeFrame(frame.code, frame.instruction, &text).ok()) continue;
-    process->described.insert(frame);
+    state->described.insert(frame);
     const std::lock_guard<std::mutex> lock(mutex_);
-    std::unordered_map<Frame, PythonFrameText, FrameHash>& described = frames_[pid];
-    const auto known = described.find(frame);
-    if (known != described.end()) {
-      known->second = text;  // the same address in the image an exec replaced
-    } else if (frames_described_ < kMaxDescribedFrames) {
-      described.emplace(frame, text);
-      ++frames_described_;
-    }
+    if (reads_[stream].frames.emplace(frame, text).second) ++frames_described_;
   }
 }
 
-std::shared_ptr<const symbols::ProcessMaps> DrainTimeReads::NewestMaps(uint32_t pid) {
+std::shared_ptr<const symbols::ProcessMaps> DrainTimeReads::NewestMaps(uint64_t stream) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = maps_.find(pid);
-  return found == maps_.end() ? nullptr : found->second;
+  const auto found = reads_.find(stream);
+  return found == reads_.end() ? nullptr : found->second.maps;
 }
 
-std::shared_ptr<const DrainTimeReads::PythonStack> DrainTimeReads::StackAt(uint32_t pid,
+std::shared_ptr<const DrainTimeReads::PythonStack> DrainTimeReads::StackAt(uint64_t stream,
                                                                            uint32_t tid,
                                                                            uint64_t time_ns) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = stacks_.find(Key(pid, tid));
-  if (found == stacks_.end()) return nullptr;
+  const auto found_stream = reads_.find(stream);
+  if (found_stream == reads_.end()) return nullptr;
+  const auto found = found_stream->second.stacks.find(tid);
+  if (found == found_stream->second.stacks.end()) return nullptr;
   std::deque<std::shared_ptr<const PythonStack>>& reads = found->second;
   // The first read after the sample, and the one before it (the last at or before).
   const auto after = std::find_if(reads.begin(), reads.end(),
@@ -154,29 +161,38 @@ std::shared_ptr<const DrainTimeReads::PythonStack> DrainTimeReads::StackAt(uint3
   return before_distance <= after_distance ? *before : *next;
 }
 
-bool DrainTimeReads::DescribedFrame(uint32_t pid, uint64_t code, uint64_t instruction,
+bool DrainTimeReads::DescribedFrame(uint64_t stream, uint64_t code, uint64_t instruction,
                                     PythonFrameText* text) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  const auto process = frames_.find(pid);
-  if (process == frames_.end()) return false;
-  const auto found = process->second.find(Frame{code, instruction});
-  if (found == process->second.end()) return false;
+  const auto found_stream = reads_.find(stream);
+  if (found_stream == reads_.end()) return false;
+  const auto found = found_stream->second.frames.find(Frame{code, instruction});
+  if (found == found_stream->second.frames.end()) return false;
   *text = found->second;
   return true;
 }
 
-std::string DrainTimeReads::InterpreterOf(uint32_t pid) {
+std::string DrainTimeReads::InterpreterOf(uint64_t stream) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = interpreters_.find(pid);
-  return found == interpreters_.end() ? std::string() : found->second;
+  const auto found = reads_.find(stream);
+  return found == reads_.end() ? std::string() : found->second.interpreter;
 }
 
-void AdoptedMaps::Update(DrainTimeReads* reads, uint32_t pid, SampleResolver* resolver) {
-  std::shared_ptr<const symbols::ProcessMaps> newest = reads->NewestMaps(pid);
-  std::shared_ptr<const symbols::ProcessMaps>& adopted = adopted_[pid];
-  if (newest == nullptr || newest == adopted) return;
+void DrainTimeReads::Forget(uint64_t stream) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const auto found = reads_.find(stream);
+  if (found == reads_.end()) return;
+  frames_described_ -= found->second.frames.size();
+  reads_.erase(found);
+}
+
+void AdoptedMaps::Update(DrainTimeReads* reads, uint64_t stream, uint32_t pid,
+                         SampleResolver* resolver) {
+  std::shared_ptr<const symbols::ProcessMaps> newest = reads->NewestMaps(stream);
+  std::weak_ptr<const symbols::ProcessMaps>& adopted = adopted_[pid];
+  if (newest == nullptr || newest == adopted.lock()) return;
   resolver->AdoptMaps(pid, *newest);
-  adopted = std::move(newest);
+  adopted = newest;
 }
 
 }  // namespace prof::collector

@@ -13,18 +13,23 @@
 // its process has exited and nothing of it can be read: a DataLoader worker's samples and blocked
 // calls would lose their native names and Python frames, or be named by what ran long after.
 //
-// - Address spaces: read when a process connects (its only such record may come just before it
-//   ends, a parent's wait for its child, and the drain after that finds it gone), then at most
-//   once per kMapsIntervalNs while records that need one keep coming; each resolver adopts the
-//   newest (AdoptedMaps).
+// What is read is kept per stream (ProcessStream::stream_id: a process image; an exec starts
+// another under the same pid, and a pid may be reused), from the stream's connection until the
+// collector has handled its end (Forget):
+// - Address spaces: read when the stream connects (its only record that needs one may come just
+//   before the process ends, a parent's wait for its child, and the drain after that finds it
+//   gone), then at most once per kMapsIntervalNs while records that need one keep coming; each
+//   resolver adopts the newest (AdoptedMaps). A read of an exited process (empty until it is
+//   reaped) keeps the last one.
 // - Python stacks (samples): each read kept with its time. A sample is named by the read nearest to
 //   it, if that read lies within kReachNs: the first read after it normally, the last one before it
 //   when the process exited before the next drain. Reads a named sample no longer needs are dropped.
-// - Python frames (backtraces): each distinct (code object, instruction) of a process image is
-//   described once, at the first drain that carries it (a code object freed and its address reused
-//   by another within one image keeps the first text, as the backtraces' own stack ids do).
+// - Python frames (backtraces): each distinct (code object, instruction) of a stream is described
+//   once, at the first drain that carries it (a code object freed and its address reused by another
+//   within one image keeps the first text, as the backtraces' own stack ids do).
 //
-// OnProcessConnected and OnRingRecords run on the reader thread; the rest on the collector thread.
+// OnStreamConnected, OnRingRecords and OnStreamDrained run on the reader thread; the rest on the
+// collector thread.
 #pragma once
 
 #include <cstdint>
@@ -62,7 +67,7 @@ class DrainTimeReads : public RingRecordObserver {
   // Stack reads kept per thread for samples still to be named: 10 s of a collector's lag at 100
   // reads a second.
   static constexpr size_t kMaxReadsPerThread = 1024;
-  // Backtrace frames described per session (~100 bytes each); beyond, the collector reads the
+  // Backtrace frames kept described at once (~100 bytes each); beyond, the collector reads the
   // code objects itself, as it did before these reads, if the process still runs.
   static constexpr size_t kMaxDescribedFrames = size_t{1} << 16;
 
@@ -70,23 +75,25 @@ class DrainTimeReads : public RingRecordObserver {
   explicit DrainTimeReads(bool sample_python_stacks)
       : sample_python_stacks_(sample_python_stacks) {}
 
-  // A process connected: what was read of an earlier image of `pid` (before an exec) is stale; its
-  // address space is read now.
-  void OnProcessConnected(uint32_t pid) override;
-  // Reads what the CPU samples and the backtraces among `records` (whole records of process `pid`)
-  // need.
-  void OnRingRecords(uint32_t pid, const char* records, size_t size) override;
+  // The stream's address space is read now.
+  void OnStreamConnected(uint64_t stream, uint32_t pid) override;
+  // Reads what the CPU samples and the backtraces among `records` need.
+  void OnRingRecords(uint64_t stream, uint32_t pid, const char* records, size_t size) override;
+  // Nothing more is read for the stream; what was read stays until Forget.
+  void OnStreamDrained(uint64_t stream) override { streams_.erase(stream); }
 
-  // Process `pid`'s address space as last read; null when none was.
-  std::shared_ptr<const symbols::ProcessMaps> NewestMaps(uint32_t pid);
-  // The Python stack read that names the sample thread `tid` of process `pid` took at `time_ns`
-  // (CLOCK_MONOTONIC), or null. A thread's samples must be asked for in time order.
-  std::shared_ptr<const PythonStack> StackAt(uint32_t pid, uint32_t tid, uint64_t time_ns);
-  // The text of a backtrace's Python frame of process `pid`; false when it was not read (the
+  // Stream `stream`'s address space as last read; null when none was.
+  std::shared_ptr<const symbols::ProcessMaps> NewestMaps(uint64_t stream);
+  // The Python stack read that names the sample thread `tid` of stream `stream` took at
+  // `time_ns` (CLOCK_MONOTONIC), or null. A thread's samples must be asked for in time order.
+  std::shared_ptr<const PythonStack> StackAt(uint64_t stream, uint32_t tid, uint64_t time_ns);
+  // The text of a backtrace's Python frame of stream `stream`; false when it was not read (the
   // process was gone, or the address held no code object, when its record was drained).
-  bool DescribedFrame(uint32_t pid, uint64_t code, uint64_t instruction, PythonFrameText* text);
-  // The interpreter (libpython or python binary) found in process `pid`; empty when none was.
-  std::string InterpreterOf(uint32_t pid);
+  bool DescribedFrame(uint64_t stream, uint64_t code, uint64_t instruction, PythonFrameText* text);
+  // The interpreter (libpython or python binary) found in stream `stream`; empty when none was.
+  std::string InterpreterOf(uint64_t stream);
+  // The collector has handled the stream's end: what was read of it goes.
+  void Forget(uint64_t stream);
 
  private:
   struct Frame {
@@ -101,8 +108,10 @@ class DrainTimeReads : public RingRecordObserver {
       return std::hash<uint64_t>()(frame.code * 0x9e3779b97f4a7c15ULL ^ frame.instruction);
     }
   };
-  // Reader thread only.
-  struct Process {
+  // Reader thread only: a stream being read.
+  struct Stream {
+    uint32_t pid = 0;
+    bool gone = false;  // its /proc entry went: nothing more can be read
     uint64_t maps_read_ns = 0;
     std::unique_ptr<PythonStackReader> python;
     // Until the Python stack reader attaches (the interpreter may still be starting): the last
@@ -110,41 +119,44 @@ class DrainTimeReads : public RingRecordObserver {
     std::shared_ptr<const symbols::ProcessMaps> maps_to_attach;
     uint64_t next_attach_ns = 0;
     std::unordered_map<uint32_t, uint64_t> stack_read_ns;  // by tid
-    std::unordered_set<Frame, FrameHash> described;        // backtrace frames of this image
+    std::unordered_set<Frame, FrameHash> described;        // backtrace frames tried
+  };
+  // Both threads, under mutex_: what the collector takes of a stream.
+  struct Reads {
+    std::shared_ptr<const symbols::ProcessMaps> maps;
+    std::string interpreter;
+    std::unordered_map<uint32_t, std::deque<std::shared_ptr<const PythonStack>>> stacks;  // by tid
+    std::unordered_map<Frame, PythonFrameText, FrameHash> frames;
   };
   // Reads the address space if due; false when the process is gone.
-  bool ReadMaps(uint32_t pid, Process* process, uint64_t now_ns);
+  bool ReadMaps(uint64_t stream, Stream* state, uint64_t now_ns);
   // The process's Python stack reader, attached at the first try that succeeds; or null.
-  PythonStackReader* PythonOf(uint32_t pid, Process* process, uint64_t now_ns);
-  void ReadPythonStacks(uint32_t pid, Process* process, uint64_t now_ns);
-  void DescribeBacktraceFrames(uint32_t pid, Process* process, uint64_t now_ns);
+  PythonStackReader* PythonOf(uint64_t stream, Stream* state, uint64_t now_ns);
+  void ReadPythonStacks(uint64_t stream, Stream* state, uint64_t now_ns);
+  void DescribeBacktraceFrames(uint64_t stream, Stream* state, uint64_t now_ns);
 
   const bool sample_python_stacks_;
-  std::unordered_map<uint32_t, Process> processes_;  // by pid
+  std::unordered_map<uint64_t, Stream> streams_;  // by stream id
   // Scratch of one OnRingRecords.
   std::vector<uint32_t> sampled_tids_;
   std::vector<Frame> backtrace_frames_;
-  bool backtraces_ = false;
   std::vector<PythonFrameText> read_;
 
-  // Both threads.
-  static uint64_t Key(uint32_t pid, uint32_t tid) { return uint64_t{pid} << 32 | tid; }
   std::mutex mutex_;
-  std::unordered_map<uint32_t, std::shared_ptr<const symbols::ProcessMaps>> maps_;       // by pid
-  std::unordered_map<uint64_t, std::deque<std::shared_ptr<const PythonStack>>> stacks_;  // by Key
-  std::unordered_map<uint32_t, std::unordered_map<Frame, PythonFrameText, FrameHash>> frames_;
-  size_t frames_described_ = 0;
-  std::unordered_map<uint32_t, std::string> interpreters_;  // by pid
+  std::unordered_map<uint64_t, Reads> reads_;  // by stream id
+  size_t frames_described_ = 0;                // in all of reads_
 };
 
 // What one resolver has taken of the address spaces DrainTimeReads read: each read once.
 class AdoptedMaps {
  public:
-  // Gives `resolver` the newest address space read of process `pid`, unless it has it already.
-  void Update(DrainTimeReads* reads, uint32_t pid, SampleResolver* resolver);
+  // Gives `resolver` the newest address space read of stream `stream` as process `pid`'s, unless
+  // it has it already.
+  void Update(DrainTimeReads* reads, uint64_t stream, uint32_t pid, SampleResolver* resolver);
 
  private:
-  std::unordered_map<uint32_t, std::shared_ptr<const symbols::ProcessMaps>> adopted_;  // by pid
+  // By pid; weak, so that a stream's maps go with its reads (Forget).
+  std::unordered_map<uint32_t, std::weak_ptr<const symbols::ProcessMaps>> adopted_;
 };
 
 }  // namespace prof::collector

@@ -21,8 +21,8 @@ bool IsInterposerFrame(const SampleFrame& frame) {
 }  // namespace
 
 int64_t OsrtBacktraces::CallchainOf(const RawBacktrace& backtrace) {
-  std::string key(sizeof(backtrace.pid), '\0');
-  std::memcpy(key.data(), &backtrace.pid, sizeof(backtrace.pid));
+  std::string key(sizeof(backtrace.stream), '\0');
+  std::memcpy(key.data(), &backtrace.stream, sizeof(backtrace.stream));
   key.append(reinterpret_cast<const char*>(backtrace.ips), backtrace.ip_count * sizeof(uint64_t));
   key.append(reinterpret_cast<const char*>(backtrace.python_pairs),
              backtrace.python_count * 2 * sizeof(uint64_t));
@@ -37,14 +37,15 @@ int64_t OsrtBacktraces::CallchainOf(const RawBacktrace& backtrace) {
 
 void OsrtBacktraces::Name(const RawBacktrace& backtrace) {
   const uint32_t pid = backtrace.pid;
-  if (reads_ != nullptr) adopted_maps_.Update(reads_, pid, &resolver_);
+  if (reads_ != nullptr) adopted_maps_.Update(reads_, backtrace.stream, pid, &resolver_);
   resolver_.ResolveChain(pid, backtrace.ips, backtrace.ip_count,
                          static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &named_);
   size_t own = 0;
   while (own < named_.frames.size() && IsInterposerFrame(named_.frames[own])) ++own;
   named_.frames.erase(named_.frames.begin(), named_.frames.begin() + static_cast<ptrdiff_t>(own));
   if (backtrace.python_count == 0) return;
-  std::string interpreter = reads_ != nullptr ? reads_->InterpreterOf(pid) : std::string();
+  std::string interpreter =
+      reads_ != nullptr ? reads_->InterpreterOf(backtrace.stream) : std::string();
   // Read now only when the reads lack the interpreter (the process may have run no Python yet).
   PythonStackReader* live = nullptr;
   if (interpreter.empty()) {
@@ -58,7 +59,7 @@ void OsrtBacktraces::Name(const RawBacktrace& backtrace) {
   }
   for (size_t i = 0; i < backtrace.python_count; ++i) {
     const uint64_t code = backtrace.python_pairs[2 * i];
-    if (Describe(pid, code, backtrace.python_pairs[2 * i + 1], live)) {
+    if (Describe(backtrace, code, backtrace.python_pairs[2 * i + 1], live)) {
       named_.frames.push_back(PythonSampleFrame(python_text_, &strings_));
       continue;
     }
@@ -74,13 +75,15 @@ void OsrtBacktraces::Name(const RawBacktrace& backtrace) {
   }
 }
 
-bool OsrtBacktraces::Describe(uint32_t pid, uint64_t code, uint64_t instruction,
+bool OsrtBacktraces::Describe(const RawBacktrace& backtrace, uint64_t code, uint64_t instruction,
                               PythonStackReader* live) {
-  if (reads_ != nullptr && reads_->DescribedFrame(pid, code, instruction, &python_text_))
+  if (reads_ != nullptr &&
+      reads_->DescribedFrame(backtrace.stream, code, instruction, &python_text_)) {
     return true;
+  }
   if (live == nullptr) {
-    const symbols::ProcessMaps* maps = resolver_.MapsOf(pid);
-    live = maps != nullptr ? python_.Of(pid, *maps) : nullptr;
+    const symbols::ProcessMaps* maps = resolver_.MapsOf(backtrace.pid);
+    live = maps != nullptr ? python_.Of(backtrace.pid, *maps) : nullptr;
   }
   return live != nullptr && live->DescribeFrame(code, instruction, &python_text_).ok();
 }

@@ -32,6 +32,7 @@
 namespace prof::collector {
 
 struct RawBacktrace {
+  uint64_t stream = 0;  // ProcessStream::stream_id: the process image that made the call
   uint32_t pid = 0;
   const uint64_t* ips = nullptr;  // return addresses, innermost first
   size_t ip_count = 0;
@@ -54,7 +55,8 @@ class OsrtBacktraces {
 
   void Name(const RawBacktrace& backtrace);
   // The frame's text from the reads, else read now; false when neither has it.
-  bool Describe(uint32_t pid, uint64_t code, uint64_t instruction, PythonStackReader* live);
+  bool Describe(const RawBacktrace& backtrace, uint64_t code, uint64_t instruction,
+                PythonStackReader* live);
 
   storage::ReportWriter* writer_;
   DrainTimeReads* reads_;
@@ -62,7 +64,7 @@ class OsrtBacktraces {
   AdoptedMaps adopted_maps_;
   symbols::StringInterner strings_;
   PythonReaders python_;
-  std::unordered_map<std::string, int64_t> ids_;  // pid + the raw stack's bytes -> id
+  std::unordered_map<std::string, int64_t> ids_;  // stream + the raw stack's bytes -> id
   int64_t next_id_ = 1;
   ResolvedSample named_;         // scratch: the stack being named
   PythonFrameText python_text_;  // scratch

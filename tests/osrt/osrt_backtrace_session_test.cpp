@@ -52,7 +52,8 @@ DecodedLate RunDecodedAfterExit(const std::string& name, collector::DrainTimeRea
   REQUIRE(RunTraced(launch, &importer) == 0);
   REQUIRE(writer->Finish(storage::SessionInfo{}).ok());
   std::ifstream printed(launch.stdout_path);
-  const std::string out((std::istreambuf_iterator<char>(printed)), std::istreambuf_iterator<char>());
+  const std::string out((std::istreambuf_iterator<char>(printed)),
+                        std::istreambuf_iterator<char>());
   run.main_pid = ValueAfter(out, "pid=");
   const Rows others = QueryRows(run.report,
                                 "SELECT DISTINCT (globalTid >> 24) & 16777215 FROM OSRT_API WHERE "
@@ -107,8 +108,7 @@ TEST_CASE("a worker's blocked calls decoded after it exited name the Python func
 TEST_CASE("without the reads taken while it ran a worker decoded after it exited has no names",
           "[osrt][backtrace]") {
   // What the collector thread alone could name once the processes are gone: every call and its
-  // stack are kept, but no module of the call site, and the Python frames stay code objects'
-  // addresses.
+  // stack are kept, but no frame is resolved, and the Python frames stay code objects' addresses.
   const DecodedLate run = RunDecodedAfterExit("osrt-backtrace-late-unread", nullptr);
   const Rows sleeps = LongCalls(run, run.worker_pid, "clock_nanosleep");
   REQUIRE(sleeps.size() == 4);
@@ -116,9 +116,13 @@ TEST_CASE("without the reads taken while it ran a worker decoded after it exited
     INFO("callchain " << sleep[0]);
     const std::vector<std::string> frames = CallchainFrames(run.report, sleep[0]);
     REQUIRE(frames.size() >= 2);
-    CHECK(frames.front().find("|[unknown]|1|1") != std::string::npos);
-    for (size_t i = 1; i < frames.size(); ++i)
-      CHECK(frames[i].find("|[python]|1|1001") != std::string::npos);
+    for (const std::string& frame : frames) {
+      INFO(frame);
+      // "symbol|module|unresolved|unwindMethod": unresolved, Python ones in [python].
+      CHECK(frame.find("|1|") != std::string::npos);
+      if (frame.size() > 5 && frame.compare(frame.size() - 5, 5, "|1001") == 0)
+        CHECK(frame.find("|[python]|1|1001") != std::string::npos);
+    }
   }
 }
 

@@ -5,11 +5,14 @@
 // (tests/osrt/osrt_backtrace_session_test.cpp).
 #include "collector/cpu_samples/drain_time_reads.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -76,9 +79,13 @@ std::vector<char> OsrtCall(const std::vector<uint64_t>& ips,
   return bytes;
 }
 
-void Drain(Reads* reads, pid_t pid, const std::vector<int>& tids, int other = 0) {
+// Drains `tids`' samples of process `pid`, whose stream these tests number as the pid, unless
+// `stream` says otherwise.
+void Drain(Reads* reads, pid_t pid, const std::vector<int>& tids, int other = 0,
+           uint64_t stream = 0) {
   const std::vector<char> records = SampleRecords(tids, other);
-  reads->OnRingRecords(static_cast<uint32_t>(pid), records.data(), records.size());
+  reads->OnRingRecords(stream != 0 ? stream : static_cast<uint64_t>(pid),
+                       static_cast<uint32_t>(pid), records.data(), records.size());
 }
 
 std::string Leaf(const std::shared_ptr<const Reads::PythonStack>& read) {
@@ -200,7 +207,7 @@ TEST_CASE("a process's address space is read at its first sample and again after
   protocol::RecordHeader mark{};
   mark.kind = protocol::RecordKind::kNvtxMark;
   mark.size = sizeof(mark);
-  reads.OnRingRecords(self, reinterpret_cast<const char*>(&mark), sizeof(mark));
+  reads.OnRingRecords(self, self, reinterpret_cast<const char*>(&mark), sizeof(mark));
   CHECK(reads.NewestMaps(self) == nullptr);
   Drain(&reads, getpid(), {static_cast<int>(self)}, 2);
   const std::shared_ptr<const symbols::ProcessMaps> first = reads.NewestMaps(self);
@@ -209,22 +216,69 @@ TEST_CASE("a process's address space is read at its first sample and again after
   // A resolver adopts it once.
   SampleResolver resolver;
   AdoptedMaps adopted;
-  adopted.Update(&reads, self, &resolver);
+  adopted.Update(&reads, self, self, &resolver);
   REQUIRE(resolver.MapsOf(self) != nullptr);
   CHECK(resolver.MapsOf(self)->Find(reinterpret_cast<uint64_t>(&SampleRecords)) != nullptr);
   // Samples within kMapsIntervalNs read nothing new...
   Drain(&reads, getpid(), {static_cast<int>(self)});
   CHECK(reads.NewestMaps(self) == first);
-  // ... unless the process connected again (it exec'd): read at the connection, not again at
-  // the sample after it.
-  reads.OnProcessConnected(self);
-  const std::shared_ptr<const symbols::ProcessMaps> second = reads.NewestMaps(self);
+  // A new stream of the process (it exec'd) is read at its connection, not again at the sample
+  // after it; the first stream keeps its own.
+  const uint64_t exec_stream = uint64_t{self} + (uint64_t{1} << 32);
+  reads.OnStreamConnected(exec_stream, self);
+  const std::shared_ptr<const symbols::ProcessMaps> second = reads.NewestMaps(exec_stream);
   CHECK(second != nullptr);
   CHECK(second != first);
-  Drain(&reads, getpid(), {static_cast<int>(self)});
-  CHECK(reads.NewestMaps(self) == second);
+  Drain(&reads, getpid(), {static_cast<int>(self)}, 0, exec_stream);
+  CHECK(reads.NewestMaps(exec_stream) == second);
+  CHECK(reads.NewestMaps(self) == first);
+  // The resolver takes the newest read of the stream a record came on.
+  adopted.Update(&reads, exec_stream, self, &resolver);
+  REQUIRE(resolver.MapsOf(self) != nullptr);
+  // Once the collector is done with a stream, its reads go.
+  reads.Forget(self);
+  CHECK(reads.NewestMaps(self) == nullptr);
+  CHECK(reads.NewestMaps(exec_stream) == second);
   // Without Python frames no stack is read.
   CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
+}
+
+TEST_CASE("a process that exited but is not reaped yet keeps the address space read while it ran") {
+  // An exited process's /proc/<pid>/maps reads empty until its parent reaps it: the last drain
+  // after its exit must not replace what was read while it ran.
+  int go[2];
+  REQUIRE(pipe(go) == 0);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    char byte;
+    _exit(read(go[0], &byte, 1) == 1 ? 0 : 1);
+  }
+  close(go[0]);
+  Reads reads(false);
+  const auto pid = static_cast<uint32_t>(child);
+  reads.OnStreamConnected(pid, pid);
+  const std::shared_ptr<const symbols::ProcessMaps> running = reads.NewestMaps(pid);
+  REQUIRE(running != nullptr);
+  CHECK(running->Find(reinterpret_cast<uint64_t>(&SampleRecords)) != nullptr);
+  REQUIRE(write(go[1], "x", 1) == 1);
+  close(go[1]);
+  // A zombie now (state Z), and a re-read is due.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::string state;
+  while (state != "Z" && std::chrono::steady_clock::now() < deadline) {
+    std::ifstream stat("/proc/" + std::to_string(child) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    state = line.substr(line.rfind(')') + 2, 1);
+  }
+  REQUIRE(state == "Z");
+  std::this_thread::sleep_for(std::chrono::nanoseconds(Reads::kMapsIntervalNs + 10'000'000));
+  Drain(&reads, child, {child});
+  CHECK(reads.NewestMaps(pid) == running);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WEXITSTATUS(status) == 0);
 }
 
 TEST_CASE("processes without Python and malformed records read no stack") {
@@ -242,20 +296,20 @@ TEST_CASE("processes without Python and malformed records read no stack") {
   header.size = 0;
   std::vector<char> zero(reinterpret_cast<char*>(&header),
                          reinterpret_cast<char*>(&header) + sizeof(header));
-  reads.OnRingRecords(self, zero.data(), zero.size());
+  reads.OnRingRecords(self, self, zero.data(), zero.size());
   header.size = 4096;
   std::memcpy(records.data(), &header, sizeof(header));
-  reads.OnRingRecords(self, records.data(), records.size());
+  reads.OnRingRecords(self, self, records.data(), records.size());
   CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
   CHECK(reads.NewestMaps(self) == first);
-  // A process that connects (again: it exec'd) has its address space read at once; malformed
-  // records after that read nothing more.
-  reads.OnProcessConnected(self);
-  const std::shared_ptr<const symbols::ProcessMaps> connected = reads.NewestMaps(self);
+  // A stream that connects has its address space read at once; malformed records after that
+  // read nothing more.
+  const uint64_t other_stream = uint64_t{self} + (uint64_t{1} << 32);
+  reads.OnStreamConnected(other_stream, self);
+  const std::shared_ptr<const symbols::ProcessMaps> connected = reads.NewestMaps(other_stream);
   CHECK(connected != nullptr);
-  CHECK(connected != first);
-  reads.OnRingRecords(self, records.data(), records.size());
-  CHECK(reads.NewestMaps(self) == connected);
+  reads.OnRingRecords(other_stream, self, records.data(), records.size());
+  CHECK(reads.NewestMaps(other_stream) == connected);
 }
 
 TEST_CASE("an OS-runtime call's backtrace reads the address space when it is drained") {
@@ -264,9 +318,9 @@ TEST_CASE("an OS-runtime call's backtrace reads the address space when it is dra
   const uint64_t here = reinterpret_cast<uint64_t>(&OsrtCall);
   // A call without a backtrace, and one whose size does not match its counts, read nothing.
   std::vector<char> plain = OsrtCall({}, {});
-  reads.OnRingRecords(self, plain.data(), plain.size());
+  reads.OnRingRecords(self, self, plain.data(), plain.size());
   std::vector<char> malformed = OsrtCall({here}, {}, 8);
-  reads.OnRingRecords(self, malformed.data(), malformed.size());
+  reads.OnRingRecords(self, self, malformed.data(), malformed.size());
   CHECK(reads.NewestMaps(self) == nullptr);
   // A backtrace does, after other records in the same drain.
   std::vector<char> records;
@@ -277,7 +331,7 @@ TEST_CASE("an OS-runtime call's backtrace reads the address space when it is dra
                  reinterpret_cast<char*>(&mark) + sizeof(mark));
   const std::vector<char> call = OsrtCall({here, here + 1}, {{0x1000, 0x1010}});
   records.insert(records.end(), call.begin(), call.end());
-  reads.OnRingRecords(self, records.data(), records.size());
+  reads.OnRingRecords(self, self, records.data(), records.size());
   const std::shared_ptr<const symbols::ProcessMaps> maps = reads.NewestMaps(self);
   REQUIRE(maps != nullptr);
   CHECK(maps->Find(here) != nullptr);

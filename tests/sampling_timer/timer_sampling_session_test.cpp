@@ -62,6 +62,7 @@ struct SampleCollector : StreamSink {
     std::memcpy(&hello, &record, sizeof(hello));
     process->pid = hello.pid;
     pids.push_back(hello.pid);
+    streams[hello.pid] = process->stream_id;
   }
   void OnRecord(const ProcessStream& process, const RecordHeader& record) override {
     dispatcher.Dispatch(process, record);
@@ -75,6 +76,7 @@ struct SampleCollector : StreamSink {
   RecordDispatcher dispatcher;
   TimerSampleTracker tracker;
   std::vector<uint32_t> pids;
+  std::map<uint32_t, uint64_t> streams;  // by pid
   std::vector<std::string> errors;
 };
 
@@ -168,7 +170,8 @@ struct Functions {
 // Whether the address space the reader thread read of process `pid` while it ran maps the
 // sampled program (the process is gone by now: only that read can name its samples).
 bool MapsReadWhileRunning(const Run& run, uint32_t pid) {
-  const std::shared_ptr<const prof::symbols::ProcessMaps> maps = run.reads->NewestMaps(pid);
+  const std::shared_ptr<const prof::symbols::ProcessMaps> maps =
+      run.reads->NewestMaps(run.collected->streams.at(pid));
   if (maps == nullptr) return false;
   for (const auto& [start, mapping] : maps->mappings()) {
     if (mapping.path == PROF_SAMPLED_PROGRAM) return true;
@@ -359,14 +362,15 @@ TEST_CASE(
     // As TimerSampleRows does: the address space read while the worker ran, its /proc gone now.
     prof::collector::SampleResolver resolver;
     prof::collector::AdoptedMaps adopted;
-    adopted.Update(&reads, worker, &resolver);
+    const uint64_t stream = run.collected->streams.at(worker);
+    adopted.Update(&reads, stream, worker, &resolver);
     REQUIRE(resolver.MapsOf(worker) != nullptr);
     const auto samples = run.SamplesOf(worker);
     size_t in_interpreter = 0;
     size_t named = 0;
     size_t in_slow_transform = 0;
     for (const Sample& sample : samples) {
-      const auto read = reads.StackAt(worker, sample.tid, sample.time_ns);
+      const auto read = reads.StackAt(stream, sample.tid, sample.time_ns);
       prof::collector::ResolvedSample resolved;
       resolver.ResolveChain(worker, sample.ips.data(), sample.ips.size(), 0, &resolved);
       if (read != nullptr && !resolved.frames.empty() &&

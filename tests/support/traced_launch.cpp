@@ -18,8 +18,7 @@ extern char** environ;
 namespace prof::test {
 
 int RunTraced(const TracedLaunch& launch, collector::StreamSink* sink) {
-  auto listening =
-      collector::SessionServer::Listen(protocol::MonotonicNowNs(), launch.observer);
+  auto listening = collector::SessionServer::Listen(protocol::MonotonicNowNs(), launch.observer);
   REQUIRE(listening.ok());
   std::unique_ptr<collector::SessionServer> server = std::move(listening).value();
   if (!launch.spill_dir.empty()) server->SpillTo(launch.spill_dir);
