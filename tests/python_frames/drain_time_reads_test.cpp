@@ -200,7 +200,7 @@ TEST_CASE("a process that exited keeps the reads taken while it ran") {
   CHECK(Leaf(named) == "inner");
 }
 
-TEST_CASE("a process's address space is read at its first sample and again after a second") {
+TEST_CASE("a process's address space is read at its first sample and not again within a second") {
   Reads reads(false);
   const auto self = static_cast<uint32_t>(getpid());
   // Records without a CPU sample read nothing.
