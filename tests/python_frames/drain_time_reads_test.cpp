@@ -69,7 +69,8 @@ std::vector<char> OsrtCall(const std::vector<uint64_t>& ips,
   call.python_frame_count = static_cast<uint8_t>(python.size());
   std::vector<char> bytes(call.header.size);
   std::memcpy(bytes.data(), &call, sizeof(call));
-  std::memcpy(bytes.data() + sizeof(call), ips.data(), ips.size() * sizeof(uint64_t));
+  if (!ips.empty())
+    std::memcpy(bytes.data() + sizeof(call), ips.data(), ips.size() * sizeof(uint64_t));
   for (size_t i = 0; i < python.size(); ++i) {
     char* pair = bytes.data() + sizeof(call) + ips.size() * sizeof(uint64_t) +
                  i * protocol::kOsrtPythonFrameBytes;
