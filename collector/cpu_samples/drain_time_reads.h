@@ -19,8 +19,8 @@
 // - Address spaces: read when the stream connects (its only record that needs one may come just
 //   before the process ends, a parent's wait for its child, and the drain after that finds it
 //   gone), then at most once per kMapsIntervalNs while records that need one keep coming; each
-//   resolver adopts the newest (AdoptedMaps). A read of an exited process (empty until it is
-//   reaped) keeps the last one.
+//   resolver adopts the newest (AdoptedMaps). An exited process's maps read empty until it is
+//   reaped: such a read ends the stream's reads and never replaces the last one.
 // - Python stacks (samples): each read kept with its time. A sample is named by the read nearest to
 //   it, if that read lies within kReachNs: the first read after it normally, the last one before it
 //   when the process exited before the next drain. Reads a named sample no longer needs are dropped.
