@@ -32,13 +32,11 @@ storage::StringId OsrtTracker::NameId(uint16_t function_id) {
 void OsrtTracker::OnCall(const ProcessStream& process, const protocol::RecordHeader& record) {
   protocol::OsrtCallRecord call;
   std::memcpy(&call, &record, sizeof(call));
-  const size_t stack_words = call.native_frame_count + 2u * call.python_frame_count;
-  if (call.native_frame_count > protocol::kMaxOsrtBacktraceDepth ||
-      call.python_frame_count > protocol::kMaxOsrtBacktraceDepth ||
-      record.size != sizeof(call) + stack_words * sizeof(uint64_t)) {
+  if (!protocol::OsrtCallFramed(call)) {
     ++malformed_records_;
     return;
   }
+  const size_t stack_words = call.native_frame_count + 2u * call.python_frame_count;
   storage::OsrtCallRow row;
   if (stack_words != 0) {
     // Copied out rather than read in place, which would rely on the decoder's buffer keeping

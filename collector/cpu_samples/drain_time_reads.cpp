@@ -32,15 +32,10 @@ void DrainTimeReads::OnRingRecords(uint64_t stream, uint32_t pid, const char* re
                header.size > sizeof(protocol::OsrtCallRecord)) {
       protocol::OsrtCallRecord call;
       std::memcpy(&call, record, sizeof(call));
-      const size_t python_bytes = call.python_frame_count * protocol::kOsrtPythonFrameBytes;
-      // Framed as the collector checks it (OsrtTracker); anything else is its malformed record.
-      if (call.native_frame_count > protocol::kMaxOsrtBacktraceDepth ||
-          call.python_frame_count > protocol::kMaxOsrtBacktraceDepth ||
-          header.size != sizeof(call) + call.native_frame_count * sizeof(uint64_t) + python_bytes) {
-        continue;
-      }
+      if (!protocol::OsrtCallFramed(call)) continue;  // the collector's malformed record
       backtraces = true;
-      const char* python = record + header.size - python_bytes;
+      const char* python =
+          record + header.size - call.python_frame_count * protocol::kOsrtPythonFrameBytes;
       for (size_t i = 0; i < call.python_frame_count; ++i) {
         Frame frame;
         std::memcpy(&frame.code, python + i * protocol::kOsrtPythonFrameBytes, sizeof(uint64_t));
@@ -120,14 +115,11 @@ void DrainTimeReads::DescribeBacktraceFrames(uint64_t stream, Stream* state, uin
   PythonFrameText text;
   for (const Frame& frame : backtrace_frames_) {
     if (state->described.count(frame) != 0) continue;
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      if (frames_described_ >= kMaxDescribedFrames) return;
-    }
     // A frame that cannot be described now is tried again when a record carries it again.
     if (!python->DescribeFrame(frame.code, frame.instruction, &text).ok()) continue;
     state->described.insert(frame);
     const std::lock_guard<std::mutex> lock(mutex_);
+    if (frames_described_ >= kMaxDescribedFrames) return;
     if (reads_[stream].frames.emplace(frame, text).second) ++frames_described_;
   }
 }

@@ -49,8 +49,7 @@ void OsrtBacktraces::Name(const RawBacktrace& backtrace) {
   // Read now only when the reads lack the interpreter (the process may have run no Python yet).
   PythonStackReader* live = nullptr;
   if (interpreter.empty()) {
-    const symbols::ProcessMaps* maps = resolver_.MapsOf(pid);
-    live = maps != nullptr ? python_.Of(pid, *maps) : nullptr;
+    live = LiveReader(pid);
     if (live != nullptr) interpreter = live->interpreter_path();
   }
   if (!interpreter.empty()) {
@@ -81,11 +80,13 @@ bool OsrtBacktraces::Describe(const RawBacktrace& backtrace, uint64_t code, uint
       reads_->DescribedFrame(backtrace.stream, code, instruction, &python_text_)) {
     return true;
   }
-  if (live == nullptr) {
-    const symbols::ProcessMaps* maps = resolver_.MapsOf(backtrace.pid);
-    live = maps != nullptr ? python_.Of(backtrace.pid, *maps) : nullptr;
-  }
+  if (live == nullptr) live = LiveReader(backtrace.pid);
   return live != nullptr && live->DescribeFrame(code, instruction, &python_text_).ok();
+}
+
+PythonStackReader* OsrtBacktraces::LiveReader(uint32_t pid) {
+  const symbols::ProcessMaps* maps = resolver_.MapsOf(pid);
+  return maps != nullptr ? python_.Of(pid, *maps) : nullptr;
 }
 
 }  // namespace prof::collector

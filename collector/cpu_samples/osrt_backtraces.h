@@ -57,6 +57,8 @@ class OsrtBacktraces {
   // The frame's text from the reads, else read now; false when neither has it.
   bool Describe(const RawBacktrace& backtrace, uint64_t code, uint64_t instruction,
                 PythonStackReader* live);
+  // A reader of process `pid`'s Python, attached now (the process must still run); or null.
+  PythonStackReader* LiveReader(uint32_t pid);
 
   storage::ReportWriter* writer_;
   DrainTimeReads* reads_;

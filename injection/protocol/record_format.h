@@ -188,6 +188,14 @@ inline constexpr size_t kMaxOsrtBacktraceDepth = 64;  // native frames, and Pyth
 inline constexpr size_t kOsrtPythonFrameBytes = 2 * sizeof(uint64_t);
 static_assert(kMaxOsrtBacktraceDepth * (sizeof(uint64_t) + kOsrtPythonFrameBytes) <=
               kMaxTextLength);
+// Whether `call`'s size is what its frame counts say, within the depth limit: the launcher's
+// readers skip (and the collector counts as malformed) any other.
+inline bool OsrtCallFramed(const OsrtCallRecord& call) {
+  return call.native_frame_count <= kMaxOsrtBacktraceDepth &&
+         call.python_frame_count <= kMaxOsrtBacktraceDepth &&
+         call.header.size == sizeof(OsrtCallRecord) + call.native_frame_count * sizeof(uint64_t) +
+                                 call.python_frame_count * kOsrtPythonFrameBytes;
+}
 
 // How an NVTX message reached the tool; registered strings arrive as kNvtxStringRegister first.
 enum class NvtxMessageKind : uint8_t { kNone = 0, kText = 1, kRegistered = 2 };
