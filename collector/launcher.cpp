@@ -180,6 +180,7 @@ bool ChildProcess::Reap(bool block, int* exit_code) {
     if (result != pid_) return false;
     reaped_ = true;
     exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (WIFSIGNALED(status)) death_ = ProcessDeath{WTERMSIG(status), WCOREDUMP(status) != 0};
   }
   *exit_code = exit_code_;
   return true;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/process_death.h"
 #include "common/status.h"
 
 namespace prof::collector {
@@ -53,6 +54,8 @@ class ChildProcess {
   // Non-blocking when `block` is false: true once the child was reaped; *exit_code is its exit
   // code, or 128+N when signal N killed it.
   bool Reap(bool block, int* exit_code);
+  // Once reaped: how a signal killed it, if one did.
+  const std::optional<ProcessDeath>& death() const { return death_; }
 
  private:
   pid_t pid_ = -1;
@@ -61,6 +64,7 @@ class ChildProcess {
   int exec_error_fd_ = -1;  // read end: the child's errno when exec failed, EOF when it succeeded
   bool reaped_ = false;
   int exit_code_ = -1;
+  std::optional<ProcessDeath> death_;
 };
 
 }  // namespace prof::collector

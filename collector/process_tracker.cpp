@@ -5,7 +5,9 @@
 #include <cstring>
 #include <string_view>
 
+#include "collector/process_death.h"
 #include "collector/record_text.h"
+#include "storage/global_id.h"
 
 namespace prof::collector {
 
@@ -21,6 +23,7 @@ void ProcessTracker::OnHello(const protocol::RecordHeader& record, ProcessStream
     named_at->second = record.timestamp_ns;
   }
   writer_->AddProcess(process->GlobalPid(), process->pid, process->name);
+  names_[process->pid] = process->name;
 }
 
 void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
@@ -53,9 +56,26 @@ void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
                        [this](const ProcessStream& process, const protocol::RecordHeader& record) {
                          OnRank(process, record);
                        });
+  dispatcher->Register(protocol::RecordKind::kProcessKilled, sizeof(protocol::ProcessKilledRecord),
+                       [this](const ProcessStream& process, const protocol::RecordHeader& record) {
+                         OnKilled(process, record);
+                       });
   // The end of a process is the end of its stream; its exit record carries nothing more today.
   dispatcher->Register(protocol::RecordKind::kProcessExit, sizeof(protocol::ProcessExitRecord),
                        [](const ProcessStream&, const protocol::RecordHeader&) {});
+}
+
+void ProcessTracker::OnKilled(const ProcessStream& process, const protocol::RecordHeader& record) {
+  protocol::ProcessKilledRecord killed;
+  std::memcpy(&killed, &record, sizeof(killed));
+  // Its parent and the launcher's reader may both tell.
+  if (!killed_pids_.insert(killed.pid).second) return;
+  const ProcessDeath death{killed.signal, killed.core_dumped != 0};
+  const auto name = names_.find(killed.pid);
+  killed_.push_back({killed.pid, name != names_.end() ? name->second : std::string(), death});
+  writer_->Add<storage::kDiagnosticEventTable>({process.SessionTime(record.timestamp_ns),
+                                                "this process was " + DescribeDeath(death),
+                                                storage::GlobalPid(killed.pid)});
 }
 
 // A process streams again after fork+exec and repeats its rank: one row per process.

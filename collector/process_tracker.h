@@ -1,6 +1,7 @@
 // Processes and threads of the session: PROCESSES rows from each stream's hello, ThreadNames from
-// thread-name records, MPI_RANKS from rank records, and the records each process lost (dropped
-// under back-pressure, cut by its death), totalled for PROF_SESSION and written per process as
+// thread-name records, MPI_RANKS from rank records, the processes a signal killed (a
+// DIAGNOSTIC_EVENT row each, once), and the records each process lost (dropped under
+// back-pressure, cut by its death), totalled for PROF_SESSION and written per process as
 // DIAGNOSTIC_EVENT rows when its stream ends.
 #pragma once
 
@@ -9,7 +10,9 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
+#include "collector/process_death.h"
 #include "collector/process_stream.h"
 #include "collector/record_dispatcher.h"
 #include "storage/report_writer.h"
@@ -27,6 +30,14 @@ class ProcessTracker {
   // stream broke when it did, and forgets its counts.
   void OnStreamEnd(const ProcessStream& process, const std::string& error, int64_t end_time);
 
+  // A process a signal killed, in the order they were learned, each once.
+  struct Killed {
+    uint32_t pid = 0;
+    std::string name;  // from its hello; empty when it never streamed
+    ProcessDeath death;
+  };
+  const std::vector<Killed>& killed() const { return killed_; }
+
   uint64_t dropped_records() const { return dropped_records_; }
   uint64_t torn_records() const { return torn_records_; }
   // Processes (or threads of them) whose records could not be read: no shared memory for them.
@@ -39,6 +50,8 @@ class ProcessTracker {
   void NoteLoss(const ProcessStream& process, const char* why);
   void OnMissingRings(const ProcessStream& process, const protocol::RecordHeader& record);
   void OnRank(const ProcessStream& process, const protocol::RecordHeader& record);
+  // A signal killed a process: its parent reaped it, or its stream ended so.
+  void OnKilled(const ProcessStream& process, const protocol::RecordHeader& record);
 
   // nsys writes the scheduling priority of each thread; prof reports the default nice-0 value.
   static constexpr int32_t kDefaultThreadPriority = 20;
@@ -63,7 +76,10 @@ class ProcessTracker {
   // twice under one pid, and the two connections may be read in either order: the later hello
   // (after the exec) names the process.
   std::unordered_map<int64_t, uint64_t> hello_times_;
-  std::unordered_set<int64_t> ranked_processes_;  // globalPids with an MPI_RANKS row
+  std::unordered_set<int64_t> ranked_processes_;     // globalPids with an MPI_RANKS row
+  std::unordered_map<uint32_t, std::string> names_;  // the latest hello's name, by pid
+  std::vector<Killed> killed_;
+  std::unordered_set<uint32_t> killed_pids_;
 };
 
 }  // namespace prof::collector

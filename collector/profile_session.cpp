@@ -147,6 +147,35 @@ void AddPytorchVariables(const ProfileOptions& options, std::vector<std::string>
   }
 }
 
+// Which processes take CPU samples of themselves (libprof_core's timer signal), in InjectionSettings'
+// terms.
+struct OwnSampling {
+  uint32_t every_process_hz = 0;  // perf_event_open refused, and -s asked for samples
+  // A process that runs CPython samples itself, with its Python frames read at each sample's
+  // instant: the kernel cannot read them then, and a read from outside comes later. Not with
+  // -b dwarf, whose unwinding of the native frames needs the kernel's stack copy (those samples
+  // get their Python frames read from outside, as they are drained).
+  uint32_t python_hz = 0;
+
+  bool any() const { return every_process_hz != 0 || python_hz != 0; }
+};
+
+OwnSampling ChooseOwnSampling(const ProfileOptions& options, bool perf_refused) {
+  const SamplingOptions& sampling = options.sampling;
+  OwnSampling own;
+  if (!sampling.samples) return own;
+  if (perf_refused) {
+    // Only an explicit -s makes every process take a timer signal (the default goes off instead).
+    if (sampling.by_default) return own;
+    own.every_process_hz = sampling.frequency_hz;
+  }
+  if (sampling.python_frames &&
+      (perf_refused || sampling.backtrace != perf::PerfBacktrace::kDwarf)) {
+    own.python_hz = sampling.frequency_hz;
+  }
+  return own;
+}
+
 // The stacks threads blocked in belong with what sampling and scheduling show: OS-runtime calls
 // carry backtraces when both are asked for.
 bool TakesOsrtBacktraces(const ProfileOptions& options) {
@@ -157,11 +186,12 @@ bool TakesOsrtBacktraces(const ProfileOptions& options) {
 // The child's environment: prof's own variables (listed in *set_by_prof for the report) on top of
 // the inherited one, with -e values last so that the user wins.
 std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const std::string& socket,
-                                          bool nvtx_counter_time, uint32_t timer_sampling_hz,
+                                          bool nvtx_counter_time, const OwnSampling& own,
                                           std::string* set_by_prof) {
   protocol::InjectionSettings settings;
   settings.nvtx_counter_time = nvtx_counter_time;
-  settings.timer_sampling_hz = timer_sampling_hz;
+  settings.timer_sampling_hz = own.every_process_hz;
+  settings.python_sampling_hz = own.python_hz;
   settings.trace_flags = options.trace_flags;
   settings.osrt_threshold_ns = options.osrt_threshold_ns;
   if (TakesOsrtBacktraces(options)) {
@@ -280,7 +310,7 @@ uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, C
                          CaptureRouter* router, StreamSink* sink, LauncherSamplers* samplers,
                          CaptureController* capture, const protocol::CaptureControl& control,
                          uint64_t collection_start, int* exit_code) {
-  SessionConsole console;
+  SessionConsole console(static_cast<uint32_t>(child->pid()));
   StreamImporter& first_importer = *router->reports().front().importer;
   uint64_t last_commit = protocol::MonotonicNowNs();
   bool exited = false;
@@ -316,6 +346,7 @@ uint64_t ImportUntilExit(const ProfileOptions& options, SessionServer* server, C
       stop_requests_at_exit = g_stop_requests;
       capture->ProgramExited();
       SessionConsole::ProgramExited(options.capture, control);
+      if (child->death()) console.ProgramDied(*child->death());
       // A burst that outran decoding makes the finish take seconds: say why prof is still busy.
       if (const uint64_t waiting = server->bytes_waiting_on_disk(); waiting >= kBytesWorthANote) {
         spdlog::info("reading {} MB of records that waited on disk while the program ran",
@@ -506,24 +537,23 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
     const Status probe = perf::PerfSession::Probe();
     if (!probe.ok()) perf_refusal = probe.message();
   }
-  const uint32_t timer_sampling_hz =
-      options.sampling.samples && !options.sampling.by_default && !perf_refusal.empty()
-          ? options.sampling.frequency_hz
-          : 0;
+  const OwnSampling own_sampling = ChooseOwnSampling(options, !perf_refusal.empty());
   // What names the program's own samples and its calls' backtraces is read as the reader thread
   // drains them.
   std::unique_ptr<DrainTimeReads> drain_time_reads;
-  if (timer_sampling_hz != 0 || TakesOsrtBacktraces(options))
-    drain_time_reads = std::make_unique<DrainTimeReads>(options.sampling.python_frames);
-  PROF_ASSIGN_OR_RETURN(std::unique_ptr<SessionServer> server,
-                        SessionServer::Listen(session_start, drain_time_reads.get()));
+  if (own_sampling.any() || TakesOsrtBacktraces(options))
+    drain_time_reads = std::make_unique<DrainTimeReads>();
+  SelfSampledProcesses self_sampled;
+  PROF_ASSIGN_OR_RETURN(
+      std::unique_ptr<SessionServer> server,
+      SessionServer::Listen(session_start, drain_time_reads.get(), &self_sampled));
 
   storage::SessionInfo session;
   LaunchSpec spec;
   spec.descriptor_limit = RaiseDescriptorLimit();
   const bool nvtx_counter_time = StampsNvtxRangesWithCounter(options);
   spec.environment = BuildEnvironment(options, server->socket_path(), nvtx_counter_time,
-                                      timer_sampling_hz, &session.environment_set);
+                                      own_sampling, &session.environment_set);
   spec.discard_output = !options.show_output;
   const std::string* path_variable = FindVariable(spec.environment, "PATH");
   std::string program;
@@ -541,7 +571,8 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   std::unique_ptr<CpuSampler> sampler;
   std::string sampling_problem;
   if (options.sampling.any() && perf_refusal.empty()) {
-    StatusOr<std::unique_ptr<CpuSampler>> opened = CpuSampler::Open(child.pid(), options.sampling);
+    StatusOr<std::unique_ptr<CpuSampler>> opened =
+        CpuSampler::Open(child.pid(), options.sampling, &self_sampled);
     if (opened.ok()) {
       sampler = std::move(opened).value();
     } else {
@@ -566,13 +597,13 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
         PROF_ASSIGN_OR_RETURN(*writer, storage::ReportWriter::Create(std::move(claim), *path));
         return Status::Ok();
       });
-  CpuSampleRows sample_rows(&router, session_start);
+  CpuSampleRows sample_rows(&router, session_start, &self_sampled);
   std::optional<GpuMetricRows> gpu_rows;
   if (gpu_sampler != nullptr) gpu_rows.emplace(&router, &gpu_sampler->gpus(), session_start);
   LauncherSamplers samplers{sampler.get(), &sample_rows, gpu_sampler.get(),
                             gpu_rows ? &*gpu_rows : nullptr};
   std::optional<TimerSampleRows> timer_sample_rows;
-  if (timer_sampling_hz != 0) {
+  if (own_sampling.any()) {
     timer_sample_rows.emplace(&sample_rows, drain_time_reads.get());
     router.SetCpuSampleSink(&*timer_sample_rows);
   }
@@ -592,7 +623,7 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
   }
   if (!perf_refusal.empty()) {
     spdlog::warn("warning: {}: {}", perf_refusal,
-                 timer_sampling_hz != 0
+                 own_sampling.every_process_hz != 0
                      ? "the program samples itself (a CPU-time timer signal); no --cpuctxsw"
                  : options.sampling.by_default
                      ? "CPU sampling and --cpuctxsw are off (-s process-tree samples with a timer "

@@ -19,6 +19,10 @@ struct RawCpuSample {
   const uint64_t* ips;
   size_t ip_count;
   bool truncated;  // the chain went on past what was recorded, or left the stack
+  // Python frames read at the same instant, as (code object, instruction) pairs, innermost first
+  // (the program's own samples only: sample_records.h).
+  const uint64_t* python_pairs = nullptr;
+  size_t python_count = 0;
 };
 
 class CpuSampleSink {

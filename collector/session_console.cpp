@@ -40,6 +40,21 @@ void SessionConsole::NewWarnings(const StreamImporter& importer) {
   for (; python_warnings_said_ < python.size(); ++python_warnings_said_) {
     spdlog::warn("warning: {}", python[python_warnings_said_]);
   }
+  const std::vector<ProcessTracker::Killed>& deaths = importer.processes().killed();
+  for (; deaths_seen_ < deaths.size(); ++deaths_seen_) {
+    const ProcessTracker::Killed& killed = deaths[deaths_seen_];
+    SayDied(killed.pid, killed.name, killed.death);
+  }
+}
+
+void SessionConsole::SayDied(uint32_t pid, const std::string& name, const ProcessDeath& death) {
+  if (!deaths_said_.insert(pid).second) return;
+  if (pid == program_pid_) {
+    spdlog::warn("warning: the program (pid {}) was {}", pid, DescribeDeath(death));
+  } else {
+    spdlog::warn("warning: process {}{} was {}", pid, name.empty() ? "" : " (" + name + ")",
+                 DescribeDeath(death));
+  }
 }
 
 void SessionConsole::ProgramExited(const CaptureOptions& capture,

@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <pthread.h>
+#include <spdlog/spdlog.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 #include "common/signals_blocked.h"
 #include "injection/protocol/clock.h"
@@ -61,10 +63,12 @@ SessionServer::SessionServer()
       backlog_(kMaxBacklogMemory, kMaxBacklogSpill) {}
 
 StatusOr<std::unique_ptr<SessionServer>> SessionServer::Listen(uint64_t session_start_ns,
-                                                               RingRecordObserver* observer) {
+                                                               RingRecordObserver* observer,
+                                                               SelfSampledProcesses* self_sampled) {
   std::unique_ptr<SessionServer> server(new SessionServer());
   server->session_start_ns_ = session_start_ns;
   server->ring_observer_ = observer;
+  server->self_sampled_ = self_sampled;
   std::string pattern = TemporaryRoot() + "/prof-XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) {
     return Status::Error("cannot create a temporary directory in " + TemporaryRoot() + ": " +
@@ -233,6 +237,14 @@ void SessionServer::TakeControlRecords(Socket* socket) {
         const char* segment_bytes = reinterpret_cast<const char*>(&segment);
         forward.insert(forward.end(), segment_bytes, segment_bytes + sizeof(segment));
       }
+    } else if (header.kind == protocol::RecordKind::kStreamHello &&
+               header.size >= sizeof(protocol::StreamHello)) {
+      protocol::StreamHello hello;
+      std::memcpy(&hello, record, sizeof(hello));
+      if (self_sampled_ != nullptr && (hello.flags & protocol::kHelloSamplesItself) != 0) {
+        self_sampled_->Started(socket->id, socket->pid, header.timestamp_ns);
+      }
+      forward.insert(forward.end(), record, record + header.size);
     } else if (header.kind == protocol::RecordKind::kDrainRequest) {
       socket->drain_requested = true;
     } else if (header.kind == protocol::RecordKind::kProcessExit) {
@@ -240,6 +252,8 @@ void SessionServer::TakeControlRecords(Socket* socket) {
       flush();
       DrainRings(socket, SIZE_MAX);
       socket->exit_sent = true;
+      // Its own sampling stopped just before (the library destructor).
+      if (self_sampled_ != nullptr) self_sampled_->Ended(socket->id, header.timestamp_ns);
       forward.insert(forward.end(), record, record + header.size);
     } else {
       forward.insert(forward.end(), record, record + header.size);
@@ -280,6 +294,9 @@ void SessionServer::DrainRings(Socket* socket, size_t byte_limit) {
 }
 
 void SessionServer::OnSocketClosed(Socket* socket) {
+  // Before anything else: a process that died keeps its status only until its parent reaps it,
+  // which a parent waiting for it does at once.
+  if (!socket->exit_sent) socket->death = KilledBy(socket->pid);
   close(socket->fd);
   socket->fd = -1;
   accept_paused_ = false;  // a descriptor is free again
@@ -298,9 +315,13 @@ void SessionServer::OnSocketClosed(Socket* socket) {
 void SessionServer::EndStream(Socket* socket) {
   // Neither its exit record nor the mark exit() leaves in its rings: the process died, about now,
   // since its socket just closed (or its rings just went).
-  socket->rings.Ended(!socket->exit_sent && !socket->rings.Exiting(), protocol::SampleCounter());
+  const bool died = !socket->exit_sent && !socket->rings.Exiting();
+  socket->rings.Ended(died, protocol::SampleCounter());
   DrainRings(socket, SIZE_MAX);
+  if (died && !socket->death) socket->death = KilledBy(socket->pid);
+  if (died && socket->death) TellHowItDied(*socket);
   if (ring_observer_ != nullptr) ring_observer_->OnStreamDrained(socket->id);
+  if (self_sampled_ != nullptr) self_sampled_->Ended(socket->id, MonotonicNowNs());
   StreamChunk end;
   end.connection = socket->id;
   end.closed = true;
@@ -309,6 +330,17 @@ void SessionServer::EndStream(Socket* socket) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto pid = std::find(open_pids_.begin(), open_pids_.end(), socket->pid);
   if (pid != open_pids_.end()) open_pids_.erase(pid);
+}
+
+void SessionServer::TellHowItDied(const Socket& socket) {
+  const ProcessDeath& death = *socket.death;
+  protocol::ProcessKilledRecord record{};
+  record.header = {protocol::RecordKind::kProcessKilled, sizeof(record), socket.pid,
+                   MonotonicNowNs()};
+  record.pid = socket.pid;
+  record.signal = death.signal;
+  record.core_dumped = death.core_dumped ? 1 : 0;
+  Forward(socket, reinterpret_cast<const char*>(&record), sizeof(record));
 }
 
 void SessionServer::DrainPass(bool periodic) {

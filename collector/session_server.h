@@ -20,11 +20,14 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
+#include "collector/cpu_samples/self_sampled_processes.h"
+#include "collector/process_death.h"
 #include "collector/process_rings.h"
 #include "collector/process_stream.h"
 #include "collector/stream_backlog.h"
@@ -64,9 +67,12 @@ class RingRecordObserver {
 class SessionServer {
  public:
   // Creates the socket under $TMPDIR (or /tmp) in a fresh directory only this user can enter, and
-  // starts reading. `observer` (may be null) must outlive the server.
-  static StatusOr<std::unique_ptr<SessionServer>> Listen(uint64_t session_start_ns,
-                                                         RingRecordObserver* observer = nullptr);
+  // starts reading. `observer` and `self_sampled` (may be null) must outlive the server; the
+  // reader tells `self_sampled` which processes sample themselves (their hello's flag) and when
+  // they stop (their exit record, or their stream's end).
+  static StatusOr<std::unique_ptr<SessionServer>> Listen(
+      uint64_t session_start_ns, RingRecordObserver* observer = nullptr,
+      SelfSampledProcesses* self_sampled = nullptr);
   ~SessionServer();
 
   const std::string& socket_path() const { return socket_path_; }
@@ -107,6 +113,9 @@ class SessionServer {
     bool drain_requested = false;
     bool ended = false;  // its end is queued: forget it
     uint64_t next_liveness_check_ns = 0;
+    // How a signal killed its process, read as its socket closed (or its stream ended) without an
+    // exit record.
+    std::optional<ProcessDeath> death;
   };
   // The owner thread's view: what its bytes decoded to so far.
   struct Connection {
@@ -133,6 +142,10 @@ class SessionServer {
   // The socket closed: ends the stream, or keeps draining while the process lives on.
   void OnSocketClosed(Socket* socket);
   void EndStream(Socket* socket);
+  // A process that a signal killed (socket.death): its stream ends with a ProcessKilledRecord.
+  // Its parent usually tells first (it reaps the process, often before this reader sees the
+  // socket close); this tells for processes whose parent is not traced or never waits.
+  void TellHowItDied(const Socket& socket);
   // Drains every connection's rings (requested or periodic) and ends the streams of processes
   // that are gone.
   void DrainPass(bool periodic);
@@ -154,6 +167,7 @@ class SessionServer {
   std::string socket_path_;
   uint64_t session_start_ns_ = 0;
   RingRecordObserver* ring_observer_ = nullptr;
+  SelfSampledProcesses* self_sampled_ = nullptr;
   StreamBacklog backlog_;
   std::thread reader_;
   std::atomic<bool> reader_done_{false};

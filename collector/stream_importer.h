@@ -52,6 +52,7 @@ class StreamImporter : public StreamSink {
   bool cuda_tracing_started() const { return cuda_.tracing_started(); }
   uint64_t python_stacks() const { return cuda_.python_stacks(); }
   const std::vector<std::string>& python_warnings() const { return cuda_.python_warnings(); }
+  const ProcessTracker& processes() const { return processes_; }
 
  private:
   storage::ReportWriter* writer_;

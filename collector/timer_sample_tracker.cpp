@@ -17,8 +17,7 @@ void TimerSampleTracker::OnSample(const ProcessStream& process,
                                   const protocol::RecordHeader& record) {
   protocol::CpuSampleRecord sample;
   std::memcpy(&sample, &record, sizeof(sample));
-  if (sample.frame_count > protocol::kMaxSampleFrames ||
-      record.size != sizeof(sample) + sample.frame_count * sizeof(uint64_t)) {
+  if (!protocol::CpuSampleFramed(sample)) {
     ++malformed_records_;
     return;
   }
@@ -26,11 +25,11 @@ void TimerSampleTracker::OnSample(const ProcessStream& process,
   if (sink_ == nullptr) return;
   // The frames follow the fixed struct; copied out rather than read in place, which would rely on
   // the decoder's buffer keeping records 8-aligned.
-  std::vector<uint64_t>& ips = ips_;
-  ips.resize(sample.frame_count);
-  if (!ips.empty()) {
-    std::memcpy(ips.data(), reinterpret_cast<const char*>(&record) + sizeof(sample),
-                ips.size() * sizeof(uint64_t));
+  std::vector<uint64_t>& words = words_;
+  words.resize(sample.frame_count + size_t{2} * sample.python_frame_count);
+  if (!words.empty()) {
+    std::memcpy(words.data(), reinterpret_cast<const char*>(&record) + sizeof(sample),
+                words.size() * sizeof(uint64_t));
   }
   RawCpuSample raw;
   raw.stream = process.stream_id;
@@ -38,9 +37,11 @@ void TimerSampleTracker::OnSample(const ProcessStream& process,
   raw.tid = sample.header.tid;
   raw.cpu = sample.cpu;
   raw.time_ns = sample.header.timestamp_ns;
-  raw.ips = ips.data();
-  raw.ip_count = ips.size();
+  raw.ips = words.data();
+  raw.ip_count = sample.frame_count;
   raw.truncated = sample.truncated != 0;
+  raw.python_pairs = words.data() + sample.frame_count;
+  raw.python_count = sample.python_frame_count;
   sink_->OnCpuSample(raw);
 }
 

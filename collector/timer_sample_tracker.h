@@ -1,9 +1,10 @@
-// CPU samples the program took of itself (kCpuSample, the fallback sampler in libprof_core when
-// perf_event_open is refused): each well-formed record becomes one RawCpuSample for the
-// CpuSampleSink, which turns samples into rows whichever way they were taken.
+// CPU samples the program took of itself (kCpuSample, libprof_core's own sampler: every process
+// when perf_event_open is refused, and the processes that run CPython): each well-formed record
+// becomes one RawCpuSample for the CpuSampleSink, which turns samples into rows whichever way they
+// were taken.
 //
-// A record must be exactly CpuSampleRecord plus `frame_count` instruction pointers, with
-// frame_count at most kMaxSampleFrames; anything else is skipped and counted (malformed_records).
+// A record must be exactly what protocol::CpuSampleFramed says (its native and Python frames
+// within their limits); anything else is skipped and counted (malformed_records).
 // Without a sink, samples are only counted. Collector thread only, like every tracker.
 #pragma once
 
@@ -30,7 +31,7 @@ class TimerSampleTracker {
   CpuSampleSink* sink_;
   uint64_t samples_ = 0;
   uint64_t malformed_records_ = 0;
-  std::vector<uint64_t> ips_;  // the current sample's frames, reused
+  std::vector<uint64_t> words_;  // the current sample's frames and Python pairs, reused
 };
 
 }  // namespace prof::collector

@@ -3,7 +3,6 @@
 #include <utility>
 
 #include "collector/cpu_samples/callchain_rows.h"
-#include "collector/cpu_samples/python_readers.h"
 #include "collector/symbols/unwind_method.h"
 #include "storage/global_id.h"
 #include "storage/tables/host_tables.h"
@@ -72,7 +71,11 @@ void CpuSampleRows::Import(CpuSampler* sampler) {
   }
   sampler->TakeReady(&ready_);
   for (const ThreadNaming& naming : ready_.names) Write(naming);
-  for (const ResolvedSample& sample : ready_.samples) Write(sample);
+  for (const ResolvedSample& sample : ready_.samples) {
+    if (self_sampled_ == nullptr || !self_sampled_->Covers(sample.pid, sample.time_ns)) {
+      Write(sample);
+    }
+  }
   for (const ThreadSwitch& change : ready_.switches) Write(change);
 }
 
@@ -84,26 +87,9 @@ void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
   adopted_maps_.Update(reads_, sample.stream, sample.pid, &resolver_);
   resolver_.ResolveChain(sample.pid, sample.ips, sample.ip_count,
                          static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &resolved_);
-  AddPythonFrames(sample.stream);
+  python_frames_.Splice(sample.stream, sample.pid, sample.python_pairs, sample.python_count,
+                        resolver_, &resolved_.frames);
   rows_->Write(resolved_);
-}
-
-void TimerSampleRows::AddPythonFrames(uint64_t stream) {
-  std::shared_ptr<const DrainTimeReads::PythonStack> read =
-      reads_->StackAt(stream, resolved_.tid, resolved_.time_ns);
-  if (read == nullptr || read->frames.empty()) return;
-  // The innermost frame of the interpreter: where the thread's Python code is.
-  const size_t interpreter_at = InnermostInterpreterFrame(resolved_.frames, read->interpreter_path);
-  if (interpreter_at == resolved_.frames.size()) return;  // not in Python code now
-  NamedStack& named = named_stacks_[uint64_t{resolved_.pid} << 32 | resolved_.tid];
-  if (named.read != read) {
-    named.read = read;
-    named.frames.clear();
-    for (const PythonFrameText& frame : read->frames)
-      named.frames.push_back(PythonSampleFrame(frame, &python_strings_));
-  }
-  resolved_.frames.resize(interpreter_at);
-  resolved_.frames.insert(resolved_.frames.end(), named.frames.begin(), named.frames.end());
 }
 
 }  // namespace prof::collector

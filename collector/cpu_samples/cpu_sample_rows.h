@@ -4,24 +4,27 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "collector/capture_router.h"
 #include "collector/cpu_samples/cpu_sampler.h"
 #include "collector/cpu_samples/drain_time_reads.h"
+#include "collector/cpu_samples/python_pair_frames.h"
 #include "collector/cpu_samples/sample_resolver.h"
+#include "collector/cpu_samples/self_sampled_processes.h"
 #include "collector/sample_sink.h"
-#include "collector/symbols/string_interner.h"
 
 namespace prof::collector {
 
 class CpuSampleRows {
  public:
   // `session_start_ns`: CLOCK_MONOTONIC at session start (report times are ns since then).
-  CpuSampleRows(CaptureRouter* router, uint64_t session_start_ns)
-      : router_(router), session_start_ns_(session_start_ns) {}
+  // `self_sampled` (may be null): the kernel's samples of these processes are not written, since
+  // they took their own (TimerSampleRows writes those).
+  CpuSampleRows(CaptureRouter* router, uint64_t session_start_ns,
+                const SelfSampledProcesses* self_sampled = nullptr)
+      : router_(router), session_start_ns_(session_start_ns), self_sampled_(self_sampled) {}
 
   void Write(const ResolvedSample& sample);
   void Write(const ThreadSwitch& change);
@@ -35,36 +38,32 @@ class CpuSampleRows {
  private:
   CaptureRouter* router_;
   uint64_t session_start_ns_;
+  const SelfSampledProcesses* self_sampled_;
   int64_t next_id_ = 1;              // COMPOSITE_EVENTS.id: unique across the session's reports
   SamplerOutput ready_;              // scratch for Import
   std::vector<ThreadNaming> names_;  // every name so far, for reports created later
   size_t reports_named_ = 0;         // reports that have every name in names_
 };
 
-// The samples the program took of itself (the fallback when perf_event_open is refused,
-// collector/timer_sample_tracker.h): resolved here, on the collector thread, with the address
-// spaces and Python stacks that the reader thread read when it drained them (`reads`,
-// collector/cpu_samples/drain_time_reads.h), and written as the kernel's are.
+// The samples the program took of itself (libprof_core's sampler: every process when
+// perf_event_open is refused, and processes that run CPython; collector/timer_sample_tracker.h):
+// resolved here, on the collector thread, with the address spaces and code objects that the
+// reader thread read when it drained them (`reads`, collector/cpu_samples/drain_time_reads.h),
+// their Python frames (read in the program at the sample's instant) spliced in, and written as the
+// kernel's are.
 class TimerSampleRows : public CpuSampleSink {
  public:
-  TimerSampleRows(CpuSampleRows* rows, DrainTimeReads* reads) : rows_(rows), reads_(reads) {}
+  TimerSampleRows(CpuSampleRows* rows, DrainTimeReads* reads)
+      : rows_(rows), reads_(reads), python_frames_(reads) {}
   void OnCpuSample(const RawCpuSample& sample) override;
 
  private:
-  // A stack read's frames as stack frames, converted once for the samples it names.
-  struct NamedStack {
-    std::shared_ptr<const DrainTimeReads::PythonStack> read;
-    std::vector<SampleFrame> frames;
-  };
-  void AddPythonFrames(uint64_t stream);
-
   CpuSampleRows* rows_;
   DrainTimeReads* reads_;
   SampleResolver resolver_;
   AdoptedMaps adopted_maps_;
-  symbols::StringInterner python_strings_;
-  std::unordered_map<uint64_t, NamedStack> named_stacks_;  // by pid << 32 | tid
-  ResolvedSample resolved_;                                // reused
+  PythonPairFrames python_frames_;
+  ResolvedSample resolved_;  // reused
 };
 
 }  // namespace prof::collector

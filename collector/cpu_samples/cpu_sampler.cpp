@@ -21,7 +21,8 @@ constexpr int kPythonPollTimeoutMs = 10;
 }  // namespace
 
 StatusOr<std::unique_ptr<CpuSampler>> CpuSampler::Open(pid_t held_child,
-                                                       const SamplingOptions& options) {
+                                                       const SamplingOptions& options,
+                                                       const SelfSampledProcesses* self_sampled) {
   perf::PerfSamplingOptions perf_options;
   perf_options.frequency_hz = options.frequency_hz;
   perf_options.backtrace = options.backtrace;
@@ -30,7 +31,7 @@ StatusOr<std::unique_ptr<CpuSampler>> CpuSampler::Open(pid_t held_child,
                         perf::PerfSession::Open(held_child, perf_options));
   const int wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake_fd < 0) return Status::Error("cannot create the CPU sampler's wake-up descriptor");
-  std::unique_ptr<CpuSampler> sampler(new CpuSampler(std::move(session), options));
+  std::unique_ptr<CpuSampler> sampler(new CpuSampler(std::move(session), options, self_sampled));
   sampler->wake_fd_ = wake_fd;
   {
     // Asynchronous signals stay with the collector thread (architecture.md, "Signals").
@@ -41,8 +42,9 @@ StatusOr<std::unique_ptr<CpuSampler>> CpuSampler::Open(pid_t held_child,
   return sampler;
 }
 
-CpuSampler::CpuSampler(perf::PerfSession session, const SamplingOptions& options)
-    : session_(std::move(session)), options_(options) {}
+CpuSampler::CpuSampler(perf::PerfSession session, const SamplingOptions& options,
+                       const SelfSampledProcesses* self_sampled)
+    : session_(std::move(session)), options_(options), self_sampled_(self_sampled) {}
 
 CpuSampler::~CpuSampler() {
   Stop();
@@ -94,6 +96,9 @@ void CpuSampler::Publish() {
 
 void CpuSampler::OnSample(const perf::PerfSample& sample) {
   if (!options_.samples) return;
+  // The process took this moment's sample itself, with its Python frames of the instant: nothing
+  // to resolve (CpuSampleRows drops what passes here before the process's hello was read).
+  if (self_sampled_ != nullptr && self_sampled_->Covers(sample.id.pid, sample.id.time_ns)) return;
   pass_.samples.emplace_back();
   ResolvedSample& resolved = pass_.samples.back();
   resolver_.Resolve(sample, options_.backtrace, session_.attributes().sample_regs_user, &resolved);

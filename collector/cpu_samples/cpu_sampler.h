@@ -25,6 +25,7 @@
 #include "collector/cpu_samples/python_frame_merger.h"
 #include "collector/cpu_samples/sample_resolver.h"
 #include "collector/cpu_samples/sampling_options.h"
+#include "collector/cpu_samples/self_sampled_processes.h"
 #include "collector/perf_events/perf_session.h"
 #include "common/status.h"
 
@@ -64,8 +65,11 @@ struct SamplerOutput {
 
 class CpuSampler : private perf::PerfRecordSink {
  public:
+  // `self_sampled` (may be null; must outlive the sampler): the processes whose samples the kernel
+  // takes in vain, since they take their own.
   static StatusOr<std::unique_ptr<CpuSampler>> Open(pid_t held_child,
-                                                    const SamplingOptions& options);
+                                                    const SamplingOptions& options,
+                                                    const SelfSampledProcesses* self_sampled);
   ~CpuSampler() override;
   CpuSampler(const CpuSampler&) = delete;
   CpuSampler& operator=(const CpuSampler&) = delete;
@@ -82,7 +86,8 @@ class CpuSampler : private perf::PerfRecordSink {
   uint64_t lost_samples() const { return lost_samples_.load(std::memory_order_relaxed); }
 
  private:
-  CpuSampler(perf::PerfSession session, const SamplingOptions& options);
+  CpuSampler(perf::PerfSession session, const SamplingOptions& options,
+             const SelfSampledProcesses* self_sampled);
   void Run();
 
   void OnSample(const perf::PerfSample& sample) override;
@@ -96,6 +101,7 @@ class CpuSampler : private perf::PerfRecordSink {
 
   perf::PerfSession session_;
   SamplingOptions options_;
+  const SelfSampledProcesses* self_sampled_;
   // prof-sampler only:
   SampleResolver resolver_;
   PythonFrameMerger python_frames_;

@@ -2,11 +2,39 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "injection/protocol/clock.h"
 #include "injection/protocol/record_format.h"
+#include "injection/protocol/sample_records.h"
 
 namespace prof::collector {
+namespace {
+
+// The Python frames a record carries, as (code, instruction) pairs at its end; empty for a record
+// of another kind, or one whose framing the collector counts as malformed.
+std::pair<const char*, size_t> PythonPairsOf(const protocol::RecordHeader& header,
+                                             const char* record) {
+  if (header.kind == protocol::RecordKind::kCpuSample &&
+      header.size >= sizeof(protocol::CpuSampleRecord)) {
+    protocol::CpuSampleRecord sample;
+    std::memcpy(&sample, record, sizeof(sample));
+    if (!protocol::CpuSampleFramed(sample)) return {nullptr, 0};
+    return {record + header.size - sample.python_frame_count * protocol::kSamplePythonFrameBytes,
+            sample.python_frame_count};
+  }
+  if (header.kind == protocol::RecordKind::kOsrtCall &&
+      header.size > sizeof(protocol::OsrtCallRecord)) {
+    protocol::OsrtCallRecord call;
+    std::memcpy(&call, record, sizeof(call));
+    if (!protocol::OsrtCallFramed(call)) return {nullptr, 0};
+    return {record + header.size - call.python_frame_count * protocol::kOsrtPythonFrameBytes,
+            call.python_frame_count};
+  }
+  return {nullptr, 0};
+}
+
+}  // namespace
 
 void DrainTimeReads::OnStreamConnected(uint64_t stream, uint32_t pid) {
   Stream& state = streams_[stream];
@@ -16,43 +44,30 @@ void DrainTimeReads::OnStreamConnected(uint64_t stream, uint32_t pid) {
 
 void DrainTimeReads::OnRingRecords(uint64_t stream, uint32_t pid, const char* records,
                                    size_t size) {
-  sampled_tids_.clear();
-  backtrace_frames_.clear();
-  bool backtraces = false;
+  python_frames_.clear();
+  bool named_stacks = false;  // samples and backtraces: their native frames need the maps
   for (size_t offset = 0; size - offset >= sizeof(protocol::RecordHeader);) {
     protocol::RecordHeader header;
     std::memcpy(&header, records + offset, sizeof(header));
     if (header.size < sizeof(header) || header.size > size - offset) break;
     const char* record = records + offset;
     offset += header.size;
-    if (header.kind == protocol::RecordKind::kCpuSample) {
-      if (std::find(sampled_tids_.begin(), sampled_tids_.end(), header.tid) == sampled_tids_.end())
-        sampled_tids_.push_back(header.tid);
-    } else if (header.kind == protocol::RecordKind::kOsrtCall &&
-               header.size > sizeof(protocol::OsrtCallRecord)) {
-      protocol::OsrtCallRecord call;
-      std::memcpy(&call, record, sizeof(call));
-      if (!protocol::OsrtCallFramed(call)) continue;  // the collector's malformed record
-      backtraces = true;
-      const char* python =
-          record + header.size - call.python_frame_count * protocol::kOsrtPythonFrameBytes;
-      for (size_t i = 0; i < call.python_frame_count; ++i) {
-        Frame frame;
-        std::memcpy(&frame.code, python + i * protocol::kOsrtPythonFrameBytes, sizeof(uint64_t));
-        std::memcpy(&frame.instruction,
-                    python + i * protocol::kOsrtPythonFrameBytes + sizeof(uint64_t),
-                    sizeof(uint64_t));
-        backtrace_frames_.push_back(frame);
-      }
+    if (header.kind == protocol::RecordKind::kCpuSample) named_stacks = true;
+    const auto [pairs, count] = PythonPairsOf(header, record);
+    if (header.kind == protocol::RecordKind::kOsrtCall && pairs != nullptr) named_stacks = true;
+    for (size_t i = 0; i < count; ++i) {
+      Frame frame;
+      std::memcpy(&frame.code, pairs + i * 2 * sizeof(uint64_t), sizeof(uint64_t));
+      std::memcpy(&frame.instruction, pairs + (i * 2 + 1) * sizeof(uint64_t), sizeof(uint64_t));
+      python_frames_.push_back(frame);
     }
   }
-  if (sampled_tids_.empty() && !backtraces) return;
+  if (!named_stacks) return;
   Stream& state = streams_[stream];
   state.pid = pid;
   const uint64_t now = protocol::MonotonicNowNs();
   if (!ReadMaps(stream, &state, now)) return;  // gone: its rings' last records follow
-  if (sample_python_stacks_ && !sampled_tids_.empty()) ReadPythonStacks(stream, &state, now);
-  if (!backtrace_frames_.empty()) DescribeBacktraceFrames(stream, &state, now);
+  if (!python_frames_.empty()) DescribePythonFrames(stream, &state, now);
 }
 
 bool DrainTimeReads::ReadMaps(uint64_t stream, Stream* state, uint64_t now_ns) {
@@ -89,31 +104,11 @@ PythonStackReader* DrainTimeReads::PythonOf(uint64_t stream, Stream* state, uint
   return state->python.get();
 }
 
-void DrainTimeReads::ReadPythonStacks(uint64_t stream, Stream* state, uint64_t now_ns) {
-  PythonStackReader* python = PythonOf(stream, state, now_ns);
-  if (python == nullptr) return;
-  for (const uint32_t tid : sampled_tids_) {
-    uint64_t& last_read = state->stack_read_ns[tid];
-    if (last_read != 0 && now_ns - last_read < kMinReadIntervalNs) continue;
-    // Fails only when the process is gone; its address space's next read says so.
-    if (!python->ReadStack(static_cast<int>(tid), &read_).ok()) return;
-    last_read = now_ns;
-    auto stack = std::make_shared<PythonStack>();
-    stack->time_ns = protocol::MonotonicNowNs();
-    stack->interpreter_path = python->interpreter_path();
-    stack->frames = read_;
-    const std::lock_guard<std::mutex> lock(mutex_);
-    std::deque<std::shared_ptr<const PythonStack>>& reads = reads_[stream].stacks[tid];
-    reads.push_back(std::move(stack));
-    if (reads.size() > kMaxReadsPerThread) reads.pop_front();
-  }
-}
-
-void DrainTimeReads::DescribeBacktraceFrames(uint64_t stream, Stream* state, uint64_t now_ns) {
+void DrainTimeReads::DescribePythonFrames(uint64_t stream, Stream* state, uint64_t now_ns) {
   PythonStackReader* python = PythonOf(stream, state, now_ns);
   if (python == nullptr) return;
   PythonFrameText text;
-  for (const Frame& frame : backtrace_frames_) {
+  for (const Frame& frame : python_frames_) {
     if (state->described.count(frame) != 0) continue;
     // A frame that cannot be described now is tried again when a record carries it again.
     if (!python->DescribeFrame(frame.code, frame.instruction, &text).ok()) continue;
@@ -128,29 +123,6 @@ std::shared_ptr<const symbols::ProcessMaps> DrainTimeReads::NewestMaps(uint64_t 
   const std::lock_guard<std::mutex> lock(mutex_);
   const auto found = reads_.find(stream);
   return found == reads_.end() ? nullptr : found->second.maps;
-}
-
-std::shared_ptr<const DrainTimeReads::PythonStack> DrainTimeReads::StackAt(uint64_t stream,
-                                                                           uint32_t tid,
-                                                                           uint64_t time_ns) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const auto found_stream = reads_.find(stream);
-  if (found_stream == reads_.end()) return nullptr;
-  const auto found = found_stream->second.stacks.find(tid);
-  if (found == found_stream->second.stacks.end()) return nullptr;
-  std::deque<std::shared_ptr<const PythonStack>>& reads = found->second;
-  // The first read after the sample, and the one before it (the last at or before).
-  const auto after = std::find_if(reads.begin(), reads.end(),
-                                  [&](const auto& read) { return read->time_ns > time_ns; });
-  // Earlier reads name no later sample of this thread.
-  if (after - reads.begin() > 1) reads.erase(reads.begin(), after - 1);
-  const auto before = reads.front()->time_ns <= time_ns ? reads.begin() : reads.end();
-  const auto next = before == reads.end() ? reads.begin() : before + 1;
-  const uint64_t before_distance =
-      before == reads.end() ? UINT64_MAX : time_ns - (*before)->time_ns;
-  const uint64_t after_distance = next == reads.end() ? UINT64_MAX : (*next)->time_ns - time_ns;
-  if (std::min(before_distance, after_distance) > kReachNs) return nullptr;
-  return before_distance <= after_distance ? *before : *next;
 }
 
 bool DrainTimeReads::DescribedFrame(uint64_t stream, uint64_t code, uint64_t instruction,

@@ -1,6 +1,5 @@
 #include "collector/cpu_samples/osrt_backtraces.h"
 
-#include <cstdio>
 #include <cstring>
 
 #include "collector/cpu_samples/callchain_rows.h"
@@ -43,50 +42,8 @@ void OsrtBacktraces::Name(const RawBacktrace& backtrace) {
   size_t own = 0;
   while (own < named_.frames.size() && IsInterposerFrame(named_.frames[own])) ++own;
   named_.frames.erase(named_.frames.begin(), named_.frames.begin() + static_cast<ptrdiff_t>(own));
-  if (backtrace.python_count == 0) return;
-  std::string interpreter =
-      reads_ != nullptr ? reads_->InterpreterOf(backtrace.stream) : std::string();
-  // Read now only when the reads lack the interpreter (the process may have run no Python yet).
-  PythonStackReader* live = nullptr;
-  if (interpreter.empty()) {
-    live = LiveReader(pid);
-    if (live != nullptr) interpreter = live->interpreter_path();
-  }
-  if (!interpreter.empty()) {
-    // The interpreter's own frames stand for the Python functions that follow.
-    named_.frames.resize(InnermostInterpreterFrame(named_.frames, interpreter));
-  }
-  for (size_t i = 0; i < backtrace.python_count; ++i) {
-    const uint64_t code = backtrace.python_pairs[2 * i];
-    if (Describe(backtrace, code, backtrace.python_pairs[2 * i + 1], live)) {
-      named_.frames.push_back(PythonSampleFrame(python_text_, &strings_));
-      continue;
-    }
-    // Named by the code object's address, as an unresolved native frame is by its own.
-    char address[24];
-    std::snprintf(address, sizeof(address), "0x%llx", static_cast<unsigned long long>(code));
-    SampleFrame frame;
-    frame.symbol = strings_.Intern(address);
-    frame.module = strings_.Intern("[python]");
-    frame.unresolved = true;
-    frame.unwind_method = storage::kUnwindPythonFrame;
-    named_.frames.push_back(frame);
-  }
-}
-
-bool OsrtBacktraces::Describe(const RawBacktrace& backtrace, uint64_t code, uint64_t instruction,
-                              PythonStackReader* live) {
-  if (reads_ != nullptr &&
-      reads_->DescribedFrame(backtrace.stream, code, instruction, &python_text_)) {
-    return true;
-  }
-  if (live == nullptr) live = LiveReader(backtrace.pid);
-  return live != nullptr && live->DescribeFrame(code, instruction, &python_text_).ok();
-}
-
-PythonStackReader* OsrtBacktraces::LiveReader(uint32_t pid) {
-  const symbols::ProcessMaps* maps = resolver_.MapsOf(pid);
-  return maps != nullptr ? python_.Of(pid, *maps) : nullptr;
+  python_frames_.Splice(backtrace.stream, pid, backtrace.python_pairs, backtrace.python_count,
+                        resolver_, &named_.frames);
 }
 
 }  // namespace prof::collector

@@ -6,13 +6,8 @@
 // first, starting at the traced function's call site, then the thread's Python frames as (code
 // object, instruction) pairs read at the same instant. What names them was read out of the
 // process while it ran, when prof-reader drained the records (DrainTimeReads): native frames are
-// named with that address space as the fallback sampler's are (SampleResolver); prof's own
-// interposer frames are dropped. Python frames get the text of their code objects
-// (PythonStackReader::DescribeFrame) and replace the interpreter's native frames, as CPU
-// samples' do; when the frame-pointer chain ended before reaching the interpreter (code without
-// frame pointers in between), they follow the native frames that were found. What the reads lack
-// (no reads given, or over their limit) is read now, if the process still runs; a Python frame
-// that none could describe is kept unresolved (symbol: the code object's address).
+// named with that address space as the program's own CPU samples are (SampleResolver); prof's own
+// interposer frames are dropped; Python frames as PythonPairFrames says.
 //
 // Collector thread only.
 #pragma once
@@ -23,10 +18,8 @@
 #include <vector>
 
 #include "collector/cpu_samples/drain_time_reads.h"
-#include "collector/cpu_samples/python_readers.h"
+#include "collector/cpu_samples/python_pair_frames.h"
 #include "collector/cpu_samples/sample_resolver.h"
-#include "collector/python_frames/python_stack_reader.h"
-#include "collector/symbols/string_interner.h"
 #include "storage/report_writer.h"
 
 namespace prof::collector {
@@ -44,7 +37,7 @@ class OsrtBacktraces {
  public:
   // `reads`: what prof-reader read of the processes as it drained their records; may be null.
   OsrtBacktraces(storage::ReportWriter* writer, DrainTimeReads* reads)
-      : writer_(writer), reads_(reads) {}
+      : writer_(writer), reads_(reads), python_frames_(reads) {}
 
   // OSRT_CALLCHAINS.id of the stack, its rows written the first time the process shows it.
   int64_t CallchainOf(const RawBacktrace& backtrace);
@@ -54,22 +47,15 @@ class OsrtBacktraces {
   static constexpr size_t kMaxRemembered = size_t{1} << 16;
 
   void Name(const RawBacktrace& backtrace);
-  // The frame's text from the reads, else read now; false when neither has it.
-  bool Describe(const RawBacktrace& backtrace, uint64_t code, uint64_t instruction,
-                PythonStackReader* live);
-  // A reader of process `pid`'s Python, attached now (the process must still run); or null.
-  PythonStackReader* LiveReader(uint32_t pid);
 
   storage::ReportWriter* writer_;
   DrainTimeReads* reads_;
   SampleResolver resolver_;
   AdoptedMaps adopted_maps_;
-  symbols::StringInterner strings_;
-  PythonReaders python_;
+  PythonPairFrames python_frames_;
   std::unordered_map<std::string, int64_t> ids_;  // stream + the raw stack's bytes -> id
   int64_t next_id_ = 1;
-  ResolvedSample named_;         // scratch: the stack being named
-  PythonFrameText python_text_;  // scratch
+  ResolvedSample named_;  // scratch: the stack being named
 };
 
 }  // namespace prof::collector

@@ -8,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "collector/python_frames/python_line_table.h"
+#include "injection/protocol/cpython_line_table.h"
 
 namespace prof::collector {
 namespace {
@@ -18,6 +18,8 @@ using protocol::cpython::kObjectType;
 using protocol::cpython::kUnicodeLength;
 using protocol::cpython::kUnicodeState;
 using protocol::cpython::Layout;
+using protocol::cpython::LineOfLineTable310;
+using protocol::cpython::LineOfLocationTable;
 
 constexpr size_t kMaxThreads = 4096;          // a longer thread list is taken for a torn one
 constexpr int64_t kMaxStringChars = 1 << 16;  // names and paths

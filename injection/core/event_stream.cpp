@@ -35,6 +35,8 @@
 #include "injection/core/static_program.h"
 #include "injection/core/stream_connection.h"
 #include "injection/core/timer_sampler.h"
+#include "injection/python/own_memory.h"
+#include "injection/python/python_interpreter.h"
 
 namespace prof::injection {
 namespace {
@@ -119,6 +121,25 @@ void SendRank() {
   }
 }
 
+// Who samples this process's CPU stacks in it: every process when the kernel's sampling was
+// refused (timer_sampling_hz); else a process that runs a CPython prof can read, when Python
+// frames are asked for (python_sampling_hz), so that they are read at each sample's instant.
+struct OwnSampling {
+  uint32_t hz = 0;  // 0: the process takes no samples of itself
+  bool python_frames = false;
+};
+OwnSampling g_own_sampling;
+
+// Normal context (constructor): FindInterpreter may search, here and never in the handler.
+OwnSampling ChooseOwnSampling(const protocol::InjectionSettings& settings) {
+  if (settings.timer_sampling_hz == 0 && settings.python_sampling_hz == 0) return {};
+  const bool python = settings.python_sampling_hz != 0 &&
+                      python::FindInterpreter(nullptr) == python::InterpreterSupport::kSupported &&
+                      python::OwnMemory::Available();
+  if (settings.timer_sampling_hz != 0) return {settings.timer_sampling_hz, python};
+  return python ? OwnSampling{settings.python_sampling_hz, true} : OwnSampling{};
+}
+
 void SendHello() {
   struct {
     protocol::StreamHello hello;
@@ -131,6 +152,7 @@ void SendHello() {
                           CurrentTid(), MonotonicNowNs()};
   message.hello.magic = protocol::kStreamMagic;
   message.hello.version = protocol::kStreamVersion;
+  if (g_own_sampling.hz != 0) message.hello.flags = protocol::kHelloSamplesItself;
   message.hello.pid = static_cast<uint32_t>(getpid());
   message.hello.parent_pid = static_cast<uint32_t>(getppid());
   message.hello.text_length = static_cast<uint32_t>(name_length);
@@ -284,8 +306,9 @@ __attribute__((constructor)) void StartAtLoad() {
   pthread_key_create(&g_thread_exit_key, OnThreadExit);
   pthread_atfork(BeforeFork, AfterForkInParent, AfterForkInChild);
   MapCapturePage(g_settings.socket_path);
+  g_own_sampling = ChooseOwnSampling(g_settings);
   StartStream();
-  if (g_enabled.load()) StartTimerSampling(g_settings.timer_sampling_hz);
+  if (g_enabled.load()) StartTimerSampling(g_own_sampling.hz, g_own_sampling.python_frames);
 }
 
 __attribute__((destructor)) void StopAtExit() {

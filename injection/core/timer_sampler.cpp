@@ -2,9 +2,11 @@
 // a frame-pointer walk in its handler.
 //
 // Async-signal safety: the handler (OnSampleSignal) reads only initial-exec thread-locals, its
-// ucontext and the interrupted thread's own stack (frame_walk.h), makes no call that allocates or
-// locks, keeps errno, and emits through EmitRecordWithText, which is async-signal-safe (a sample
-// that interrupted its thread's own Emit is dropped and counted as a dropped record).
+// ucontext and the interrupted thread's own stack (frame_walk.h), and CPython's frames only through
+// process_vm_readv (injection/python/own_memory.h: a frame being freed reads as gone, never as a
+// fault); it makes no call that allocates or locks, keeps errno, and emits through
+// EmitRecordWithText, which is async-signal-safe (a sample that interrupted its thread's own Emit
+// is dropped and counted as a dropped record).
 #include "injection/core/timer_sampler.h"
 
 #include <dlfcn.h>
@@ -23,6 +25,7 @@
 #include "injection/core/event_stream.h"
 #include "injection/core/frame_walk.h"
 #include "injection/protocol/sample_records.h"
+#include "injection/python/python_interpreter.h"
 
 namespace prof::injection {
 namespace {
@@ -40,7 +43,8 @@ constexpr int kSignalOffsets[] = {7, 6, 5, 4};
 // while the program blocked it, does not turn into thousands of copies).
 constexpr int kMaxCopiesPerSignal = 16;
 
-int g_signal = 0;  // 0: sampling is off (never started, or no free signal)
+int g_signal = 0;              // 0: sampling is off (never started, or no free signal)
+bool g_python_frames = false;  // samples carry the thread's Python frames
 uint64_t g_period_ns = 0;
 std::atomic<bool> g_sampling{false};  // samples are emitted (cleared at exit)
 pthread_key_t g_timer_key;            // its destructor deletes an exiting thread's timer
@@ -70,15 +74,29 @@ Registers RegistersOf(const void* context) {
   return registers;
 }
 
+// Writes the calling thread's Python frames as (code object, instruction) pairs into `pairs`;
+// returns how many. Fault-proof reads (injection/python): the signal may have interrupted CPython
+// while it links or frees a frame.
+size_t CapturePythonFrames(uint64_t* pairs) {
+  python::PythonFrame frames[protocol::kMaxSamplePythonFrames];
+  const size_t count = python::ReadCurrentStack(frames, protocol::kMaxSamplePythonFrames);
+  for (size_t i = 0; i < count; ++i) {
+    pairs[2 * i] = reinterpret_cast<uint64_t>(frames[i].code);
+    pairs[2 * i + 1] = reinterpret_cast<uint64_t>(frames[i].instruction);
+  }
+  return count;
+}
+
 void TakeSample(const siginfo_t* info, const void* context) {
   struct {
     protocol::CpuSampleRecord record;
-    uint64_t ips[protocol::kMaxSampleFrames];
+    uint64_t frames[protocol::kMaxSampleFrames + 2 * protocol::kMaxSamplePythonFrames];
   } sample;
   const Registers registers = RegistersOf(context);
   const WalkResult walk =
       WalkFramePointers(registers.pc, registers.fp, registers.sp, {t_stack_low, t_stack_high},
-                        sample.ips, protocol::kMaxSampleFrames);
+                        sample.frames, protocol::kMaxSampleFrames);
+  const size_t python = g_python_frames ? CapturePythonFrames(sample.frames + walk.count) : 0;
   sample.record = {};
   sample.record.header.kind = protocol::RecordKind::kCpuSample;
   sample.record.header.timestamp_ns = MonotonicNowNs();
@@ -86,11 +104,13 @@ void TakeSample(const siginfo_t* info, const void* context) {
   sample.record.cpu = cpu >= 0 ? static_cast<uint32_t>(cpu) : UINT32_MAX;
   sample.record.frame_count = static_cast<uint16_t>(walk.count);
   sample.record.truncated = walk.truncated ? 1 : 0;
+  sample.record.python_frame_count = static_cast<uint8_t>(python);
   const int overrun = info->si_overrun > 0 ? info->si_overrun : 0;
   const int copies = overrun < kMaxCopiesPerSignal ? overrun + 1 : kMaxCopiesPerSignal;
   for (int i = 0; i < copies; ++i) {
     EmitRecordWithText(&sample.record.header, sizeof(sample.record),
-                       reinterpret_cast<const char*>(sample.ips), walk.count * sizeof(uint64_t));
+                       reinterpret_cast<const char*>(sample.frames),
+                       (walk.count + 2 * python) * sizeof(uint64_t));
   }
 }
 
@@ -206,8 +226,9 @@ PthreadCreate NextPthreadCreate() {
 
 }  // namespace
 
-void StartTimerSampling(uint32_t hz) {
+void StartTimerSampling(uint32_t hz, bool python_frames) {
   if (hz == 0 || g_signal != 0) return;
+  g_python_frames = python_frames;
   if (pthread_key_create(&g_timer_key, OnThreadExit) != 0) return;
   g_period_ns = 1'000'000'000ull / hz > 0 ? 1'000'000'000ull / hz : 1;
   g_signal = InstallHandler();

@@ -1,12 +1,14 @@
-// The fallback CPU sampler: when the launcher cannot sample with perf_event_open, the program
-// samples itself (InjectionSettings::timer_sampling_hz > 0). Internal to libprof_core.
+// The program's own CPU sampler (InjectionSettings::timer_sampling_hz when perf_event_open is
+// refused; python_sampling_hz in a process that runs CPython, whose Python frames must be read at
+// the sample's instant). Internal to libprof_core.
 //
 // Each thread gets a POSIX timer on its own CPU-time clock (CLOCK_THREAD_CPUTIME_ID) that sends a
-// real-time signal to that thread (SIGEV_THREAD_ID); the handler walks the frame-pointer chain and
-// emits a kCpuSample record (injection/protocol/sample_records.h) into the thread's ring. Threads
-// are armed where they start (libprof_core's pthread_create, timer_sampler.cpp), the main thread at
+// real-time signal to that thread (SIGEV_THREAD_ID); the handler walks the frame-pointer chain,
+// reads the thread's Python frames when asked to (injection/python, fault-proof), and emits a
+// kCpuSample record (injection/protocol/sample_records.h) into the thread's ring. Threads are
+// armed where they start (libprof_core's pthread_create, timer_sampler.cpp), the main thread at
 // stream start, a fork child's thread in the pthread_atfork child handler. docs/sampling.md
-// ("Fallback: the program samples itself") says why this mechanism and what it cannot see.
+// ("The program samples itself") says why this mechanism and what it cannot see.
 //
 // Start/Restart/Stop are called from event_stream.cpp's constructor, fork child handler and
 // destructor only (normal context, before or after the program's own code).
@@ -17,8 +19,10 @@
 namespace prof::injection {
 
 // Installs the signal handler and arms the calling (main) thread, when `hz` > 0 and a signal is
-// free; otherwise nothing is installed. Once, from the library constructor.
-void StartTimerSampling(uint32_t hz);
+// free; otherwise nothing is installed. Once, from the library constructor. `python_frames`: the
+// process runs a CPython whose frames prof can read (FindInterpreter said kSupported, so the
+// handler never searches).
+void StartTimerSampling(uint32_t hz, bool python_frames);
 
 // Fork child (its timers were not inherited): arms the only thread, when sampling was on in the
 // parent and the child's stream started.

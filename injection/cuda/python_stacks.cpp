@@ -105,6 +105,7 @@ void SayUnsupportedOnce(uint64_t now) {
 
 uint32_t CurrentPythonStackId(uint64_t now) {
   PythonFrame frames[kMaxFrames];
+  python::FindInterpreter(nullptr);
   const size_t count = python::ReadCurrentStack(frames, kMaxFrames);
   if (count == 0) {
     if (!g_unsupported_said.load(std::memory_order_relaxed)) SayUnsupportedOnce(now);

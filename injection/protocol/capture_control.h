@@ -135,6 +135,7 @@ constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
     case RecordKind::kTornRecords:
     case RecordKind::kRingSegment:  // reaches the launcher's trackers only when it failed
     case RecordKind::kProcessExit:
+    case RecordKind::kProcessKilled:
     case RecordKind::kCudaDroppedRecords:
       return CaptureRole::kStreamNotice;
     case RecordKind::kOsrtCall:

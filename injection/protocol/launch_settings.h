@@ -53,6 +53,11 @@ struct InjectionSettings {
   // The fallback CPU sampler (perf_event_open refused): libprof_core samples each thread of the
   // process at this rate of its CPU time (kCpuSample records); 0 = off.
   uint32_t timer_sampling_hz = 0;
+  // Python frames in the samples a process takes of itself, read at the sample's instant
+  // (--python-sampling): a process that runs CPython samples itself at this rate of its CPU time,
+  // also where the kernel samples the rest of the tree (the launcher then drops the kernel's
+  // samples of it); 0 = off.
+  uint32_t python_sampling_hz = 0;
   // --osrt-backtrace-threshold: OS-runtime calls that last at least this long carry the stack they
   // were made from (native frames up to osrt_backtrace_depth, and Python frames); 0 = none.
   uint64_t osrt_backtrace_threshold_ns = 0;
@@ -71,6 +76,7 @@ inline std::string EncodeSettings(const InjectionSettings& settings) {
   out += ";python_backtrace=" + std::to_string(settings.python_backtrace ? 1 : 0);
   out += ";nvtx_counter_time=" + std::to_string(settings.nvtx_counter_time ? 1 : 0);
   out += ";timer_sampling_hz=" + std::to_string(settings.timer_sampling_hz);
+  out += ";python_sampling_hz=" + std::to_string(settings.python_sampling_hz);
   out += ";osrt_backtrace_threshold_ns=" + std::to_string(settings.osrt_backtrace_threshold_ns);
   out += ";osrt_backtrace_depth=" + std::to_string(settings.osrt_backtrace_depth);
   out += ";socket=";
@@ -133,6 +139,9 @@ inline bool DecodeSettings(const char* text, InjectionSettings* out) {
     } else if (key == "timer_sampling_hz") {
       if (number > UINT32_MAX) return false;
       parsed.timer_sampling_hz = static_cast<uint32_t>(number);
+    } else if (key == "python_sampling_hz") {
+      if (number > UINT32_MAX) return false;
+      parsed.python_sampling_hz = static_cast<uint32_t>(number);
     } else if (key == "osrt_backtrace_threshold_ns") {
       parsed.osrt_backtrace_threshold_ns = number;
     } else if (key == "osrt_backtrace_depth") {

@@ -25,7 +25,7 @@
 namespace prof::protocol {
 
 inline constexpr uint32_t kStreamMagic = 0x464f5250;  // "PROF" little-endian
-inline constexpr uint16_t kStreamVersion = 2;
+inline constexpr uint16_t kStreamVersion = 3;
 inline constexpr size_t kRecordAlignment = 8;
 // Longest text carried by one record; longer NVTX messages and names are truncated.
 inline constexpr size_t kMaxTextLength = 2048;
@@ -40,6 +40,7 @@ enum class RecordKind : uint16_t {
   kRingSegment = 6,
   kDrainRequest = 7,
   kTornRecords = 8,
+  kProcessKilled = 9,
   // OS runtime: 16..31.
   kOsrtCall = 16,
   // NVTX: 32..63.
@@ -98,13 +99,16 @@ struct StreamHello {
   RecordHeader header;
   uint32_t magic;
   uint16_t version;
-  uint16_t reserved;
+  uint16_t flags;  // kHello* bits
   uint32_t pid;
   uint32_t parent_pid;
   uint32_t text_length;  // process name (the executable's basename, as /proc/<pid>/comm)
   uint32_t reserved2;
 };
 static_assert(sizeof(StreamHello) == 40);
+// The process takes its own CPU samples from the hello's time on (injection/core/timer_sampler.h):
+// the kernel's samples of it are not written (collector/cpu_samples/self_sampled_processes.h).
+inline constexpr uint16_t kHelloSamplesItself = 1;
 
 // A thread got a name (pthread_setname_np, prctl(PR_SET_NAME), nvtxNameOsThread) or was first seen.
 struct ThreadNameRecord {
@@ -156,6 +160,18 @@ struct ProcessExitRecord {
   int64_t exit_status;
 };
 static_assert(sizeof(ProcessExitRecord) == 24);
+
+// A signal killed process `pid`. Sent by its parent's libprof_core when it reaps the process
+// (waitpid and its kin: injection/core/child_status.cpp), and made by the launcher in the process's
+// own stream when that ended without its exit record and the kernel still held its status.
+struct ProcessKilledRecord {
+  RecordHeader header;
+  uint32_t pid;
+  int32_t signal;        // the signal that killed it
+  uint32_t core_dumped;  // 1: it dumped core
+  uint32_t reserved;
+};
+static_assert(sizeof(ProcessKilledRecord) == 32);
 
 // The process's rank in a distributed job (torchrun, mpirun, srun), sent right after the hello when
 // its environment names one: the first of kRankVariables that holds a decimal number.

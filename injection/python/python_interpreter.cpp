@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -9,6 +10,8 @@
 #include <mutex>
 
 #include "injection/protocol/cpython_layout.h"
+#include "injection/protocol/cpython_line_table.h"
+#include "injection/python/own_memory.h"
 
 namespace prof::injection::python {
 namespace {
@@ -26,9 +29,7 @@ struct CApi {
   const void* PyCode_Type;  // the type object of code objects
   int (*Py_IsInitialized)();
   const char* (*Py_GetVersion)();
-  void* (*PyGILState_GetThisThreadState)();                 // reads the thread's own TLS slot only
-  int (*PyCode_Addr2Line)(const void*, int);                // pure read of the line table
-  int (*PyUnstable_InterpreterFrame_GetLine)(const void*);  // 3.12: likewise, from the frame
+  void* (*PyGILState_GetThisThreadState)();  // reads the thread's own TLS slot only
 };
 
 CApi g_api{};
@@ -47,13 +48,6 @@ bool Resolve(const char* name, Function* out) {
   return *out != nullptr;
 }
 
-template <typename T>
-T Read(const char* address) {
-  T value;
-  std::memcpy(&value, address, sizeof(value));
-  return value;
-}
-
 // The layout of "3.12.3 (main, ...)"; nullptr for a version prof cannot read, or a free-threaded
 // build (its version string says so).
 const Layout* LayoutOf(const char* version) {
@@ -67,13 +61,12 @@ void Find() {
   if (!Resolve("Py_IsInitialized", &g_api.Py_IsInitialized) ||
       !Resolve("Py_GetVersion", &g_api.Py_GetVersion) ||
       !Resolve("PyGILState_GetThisThreadState", &g_api.PyGILState_GetThisThreadState) ||
-      !Resolve("PyCode_Addr2Line", &g_api.PyCode_Addr2Line) ||
       !Resolve("PyCode_Type", &g_api.PyCode_Type)) {
     g_no_symbols.store(true, std::memory_order_relaxed);
     return;
   }
-  Resolve("PyUnstable_InterpreterFrame_GetLine", &g_api.PyUnstable_InterpreterFrame_GetLine);
-  if (g_api.Py_IsInitialized() == 0) return;
+  // Py_GetVersion only formats constants: it may be asked before the interpreter starts, so the
+  // layout is known (and the sampling signal's reads need no search) from the process's start.
   const char* version = g_api.Py_GetVersion();
   size_t length = 0;
   for (; version != nullptr && version[length] != '\0' && version[length] != '\n' &&
@@ -88,22 +81,65 @@ void Find() {
       std::memory_order_release);
 }
 
+// Each read below goes through OwnMemory: what the program freed reads as "gone", never a fault.
+
+template <typename T>
+T Field(const char* bytes, size_t offset) {
+  T value;
+  std::memcpy(&value, bytes + offset, sizeof(value));
+  return value;
+}
+
+// Names and paths longer than this are cut (prof's record texts are shorter still).
+constexpr int64_t kMaxTextBytes = 4096;
+constexpr int64_t kMaxLineTableBytes = 1 << 20;
+// Enough for every layout's frame_read_size and code_read_size.
+constexpr size_t kMaxStructRead = 256;
+
 // A str object's text: compact ASCII strings (nearly every name and path) directly, others through
 // their cached UTF-8 copy when CPython made one; "?" otherwise.
-std::string UnicodeText(const char* object) {
-  if (object == nullptr) return "?";
-  const auto state = Read<uint32_t>(object + kUnicodeState);
+std::string UnicodeText(const OwnMemory& memory, const char* object) {
+  char header[kMaxStructRead];
+  if (object == nullptr || !memory.Read(object, header, g_layout->compact_size)) return "?";
+  const auto state = Field<uint32_t>(header, kUnicodeState);
   const bool compact = (state >> 5) & 1;
   const bool ascii = (state >> 6) & 1;
   if (!compact) return "?";
-  if (ascii) {
-    const auto length = Read<int64_t>(object + kUnicodeLength);
-    return std::string(object + g_layout->ascii_size, static_cast<size_t>(length));
+  const char* text = object + g_layout->ascii_size;
+  int64_t length = Field<int64_t>(header, kUnicodeLength);
+  if (!ascii) {
+    text = Field<const char*>(header, g_layout->compact_utf8);
+    length = Field<int64_t>(header, g_layout->compact_utf8_length);
   }
-  const char* utf8 = Read<const char*>(object + g_layout->compact_utf8);
-  if (utf8 == nullptr) return "?";
-  return std::string(utf8,
-                     static_cast<size_t>(Read<int64_t>(object + g_layout->compact_utf8_length)));
+  if (text == nullptr || length < 0) return "?";
+  std::string out(static_cast<size_t>(std::min(length, kMaxTextBytes)), '\0');
+  return memory.Read(text, out.data(), out.size()) ? out : "?";
+}
+
+// Keeps the frames whose code is a code object, in order, reading every code object's type in one
+// system call per batch; returns how many are kept. A code object the program freed since its
+// frame was read is not one any more.
+size_t KeepCodeFrames(const OwnMemory& memory, PythonFrame* frames, size_t count) {
+  constexpr size_t kBatch = 64;
+  size_t kept = 0;
+  for (size_t first = 0; first < count;) {
+    const size_t batch = std::min(kBatch, count - first);
+    const void* types[kBatch];
+    iovec local[kBatch], remote[kBatch];
+    for (size_t i = 0; i < batch; ++i) {
+      local[i] = {&types[i], sizeof(types[i])};
+      remote[i] = {
+          const_cast<char*>(static_cast<const char*>(frames[first + i].code)) + kObjectType,
+          sizeof(types[i])};
+    }
+    const size_t whole = memory.ReadMany(local, remote, batch);
+    for (size_t i = 0; i < whole; ++i) {
+      if (types[i] == g_api.PyCode_Type) frames[kept++] = frames[first + i];
+    }
+    // The kernel stopped at an unreadable code object: skip it, read on after it.
+    first += whole < batch ? whole + 1 : batch;
+  }
+  return kept;
 }
 
 }  // namespace
@@ -134,55 +170,83 @@ InterpreterSupport FindInterpreterWithoutWaiting() {
 }
 
 size_t ReadCurrentStack(PythonFrame* frames, size_t capacity) {
-  if (FindInterpreter(nullptr) != InterpreterSupport::kSupported) return 0;
+  if (g_support.load(std::memory_order_acquire) != InterpreterSupport::kSupported) return 0;
   // Py_FinalizeEx clears this before it frees thread states: CUDA calls from exit-time
   // destructors must not walk freed frames.
-  if (g_api.Py_IsInitialized() == 0) return 0;
+  if (g_api.Py_IsInitialized() == 0 || !OwnMemory::Available()) return 0;
   const Layout& layout = *g_layout;
   const auto* thread = static_cast<const char*>(g_api.PyGILState_GetThisThreadState());
   if (thread == nullptr) return 0;
+  const OwnMemory memory;
   const char* holder = thread;
-  if (layout.thread_cframe != kNone) holder = Read<const char*>(thread + layout.thread_cframe);
-  if (holder == nullptr) return 0;
-  const char* frame = Read<const char*>(holder + layout.frame_pointer);
+  if (layout.thread_cframe != kNone && !memory.ReadValue(thread + layout.thread_cframe, &holder)) {
+    return 0;
+  }
+  const char* frame = nullptr;
+  if (holder == nullptr || !memory.ReadValue(holder + layout.frame_pointer, &frame)) return 0;
   size_t count = 0;
+  char bytes[kMaxStructRead];
   for (size_t walked = 0; frame != nullptr && count < capacity && walked < kMaxFramesWalked;
        ++walked) {
-    const char* code = Read<const char*>(frame + layout.frame_code);
+    // A frame that is gone (its data-stack chunk freed a moment ago) ends the stack.
+    if (!memory.Read(frame, bytes, layout.frame_read_size)) break;
+    const char* code = Field<const char*>(bytes, layout.frame_code);
     const bool shim =
-        layout.frame_owner != kNone && Read<char>(frame + layout.frame_owner) == layout.shim_owner;
-    // 3.13's frames may run something other than a code object.
-    if (code != nullptr && !shim && Read<const void*>(code + kObjectType) == g_api.PyCode_Type) {
+        layout.frame_owner != kNone && Field<char>(bytes, layout.frame_owner) == layout.shim_owner;
+    if (code != nullptr && !shim) {
       const void* instruction = layout.instruction_is_index
                                     ? reinterpret_cast<const void*>(static_cast<intptr_t>(
-                                          Read<int>(frame + layout.frame_instruction)))
-                                    : Read<const void*>(frame + layout.frame_instruction);
+                                          Field<int>(bytes, layout.frame_instruction)))
+                                    : Field<const void*>(bytes, layout.frame_instruction);
       frames[count++] = {code, instruction, frame};
     }
-    frame = Read<const char*>(frame + layout.frame_previous);
+    frame = Field<const char*>(bytes, layout.frame_previous);
   }
-  return count;
+  // 3.13's frames may run something other than a code object.
+  return KeepCodeFrames(memory, frames, count);
 }
 
 int LineOf(const PythonFrame& frame) {
-  if (g_api.PyUnstable_InterpreterFrame_GetLine != nullptr) {
-    return g_api.PyUnstable_InterpreterFrame_GetLine(frame.frame);
-  }
-  // The line table is indexed by byte offset into the bytecode (2 bytes per code unit).
+  const OwnMemory memory;
+  const Layout& layout = *g_layout;
   const auto* code = static_cast<const char*>(frame.code);
-  if (g_layout->instruction_is_index) {
-    return g_api.PyCode_Addr2Line(
-        code, static_cast<int>(reinterpret_cast<intptr_t>(frame.instruction)) * 2);
+  char header[kMaxStructRead];
+  if (!memory.Read(code, header, layout.code_read_size)) return -1;
+  const int first_line = Field<int>(header, layout.code_first_line);
+  const auto* table_object = Field<const char*>(header, layout.code_line_table);
+  int64_t table_size = 0;
+  if (table_object == nullptr || !memory.ReadValue(table_object + layout.bytes_size, &table_size) ||
+      table_size < 0 || table_size > kMaxLineTableBytes) {
+    return first_line;
   }
-  const auto offset = static_cast<int>(static_cast<const char*>(frame.instruction) -
-                                       (code + g_layout->code_bytecode));
-  return g_api.PyCode_Addr2Line(code, offset);
+  std::string table(static_cast<size_t>(table_size), '\0');
+  if (!memory.Read(table_object + layout.bytes_data, table.data(), table.size())) {
+    return first_line;
+  }
+  int line = -1;
+  if (layout.instruction_is_index) {
+    const auto lasti = reinterpret_cast<intptr_t>(frame.instruction);
+    line = protocol::cpython::LineOfLineTable310(table, first_line, static_cast<int>(lasti * 2));
+  } else {
+    // The instruction's byte offset in co_code_adaptive (one code unit before it before the
+    // frame's first instruction ran, in 3.11 and 3.12).
+    const auto offset = static_cast<const char*>(frame.instruction) - (code + layout.code_bytecode);
+    line = protocol::cpython::LineOfLocationTable(table, first_line, static_cast<int>(offset));
+  }
+  // An instruction without a line of its own (CPython's artificial ones): the function's line.
+  return line < 0 ? first_line : line;
 }
 
 void DescribeCode(const void* code, std::string* file, std::string* function) {
+  const OwnMemory memory;
   const auto* object = static_cast<const char*>(code);
-  *file = UnicodeText(Read<const char*>(object + g_layout->code_filename));
-  *function = UnicodeText(Read<const char*>(object + g_layout->code_name));
+  const char* filename = nullptr;
+  const char* name = nullptr;
+  *file = memory.ReadValue(object + g_layout->code_filename, &filename)
+              ? UnicodeText(memory, filename)
+              : "?";
+  *function =
+      memory.ReadValue(object + g_layout->code_name, &name) ? UnicodeText(memory, name) : "?";
 }
 
 }  // namespace prof::injection::python

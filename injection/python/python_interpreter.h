@@ -1,16 +1,22 @@
-// The Python interpreter of the profiled process, read from inside it for --python-backtrace=cuda.
+// The Python interpreter of the profiled process, read from inside it: the Python stack of an
+// OS-runtime call's backtrace, of a CPU sample (the sampling signal's handler) and of a CUDA call
+// (--python-backtrace=cuda).
 //
-// PyTorch releases the GIL around every operator, so a CUDA call made from Python code usually
-// runs on a thread that holds no GIL: CPython's C API may not be called there (it changes reference
-// counts and allocates), and taking the GIL inside a CUDA call can deadlock against a thread that
-// holds it. But a thread's own frames cannot change while that thread runs C code, so prof reads
-// them straight from CPython's structs, the way out-of-process samplers do, without a reference
-// count change or an allocation: thread state → current frame → previous frames, each frame's code
+// PyTorch releases the GIL around every operator, so these reads run where CPython's C API may not
+// be called (it changes reference counts and allocates, and taking the GIL inside a CUDA call can
+// deadlock against a thread that holds it). prof reads CPython's structs instead, the way
+// out-of-process samplers do: thread state → current frame → previous frames, each frame's code
 // object and instruction, the code object's file and qualified name (3.10: its plain name). The
-// struct layouts differ per CPython version, so only versions whose layout prof knows are read
-// (python_interpreter.cpp); CPython's own exported functions are found at run time
-// (dlsym(RTLD_DEFAULT)), never linked, so the injected libraries load into any program. Threads
-// that run no Python code get no stack.
+// struct layouts differ per CPython version, so only versions whose layout prof knows are read;
+// CPython's exported functions are found at run time (dlsym(RTLD_DEFAULT)), never linked, so the
+// injected libraries load into any program. Threads that run no Python code get no stack.
+//
+// Every read of CPython's memory goes through OwnMemory (own_memory.h) and cannot fault: the
+// moment of a read is not the program's choice (a signal, a call made while CPython unlinks a
+// frame whose memory it has just unmapped), so a frame or code object that is gone ends the stack
+// or drops the frame instead of crashing the program. What is read may still be stale (a torn
+// chain reads as a shorter or odd stack); the launcher checks each code object again when it
+// names it.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +25,7 @@
 namespace prof::injection::python {
 
 enum class InterpreterSupport {
-  kNotPython,    // no CPython in this process (or not initialized yet)
+  kNotPython,    // no CPython in this process (yet: a libpython loaded later is found then)
   kSupported,    // CPython 3.10 to 3.13 with a GIL
   kUnsupported,  // another version, or a free-threaded build
 };
@@ -42,12 +48,15 @@ struct PythonFrame {
 InterpreterSupport FindInterpreterWithoutWaiting();
 
 // Fills up to `capacity` frames of the calling thread's Python stack, innermost first, and returns
-// how many; 0 when the interpreter is not supported or the thread runs no Python code. Holding the
-// GIL or not makes no difference.
+// how many; 0 when the interpreter was not found supported yet (FindInterpreter searches; this
+// never does), the thread runs no Python code or reads of the own memory are refused. Holding the GIL or not makes no difference. Async-signal-safe once
+// the interpreter was found (FindInterpreterWithoutWaiting): plain loads, process_vm_readv and a
+// call of PyGILState_GetThisThreadState (a thread-local read).
 size_t ReadCurrentStack(PythonFrame* frames, size_t capacity);
 
-// The source line of `frame`, read while its thread still runs the call that read the stack.
-// Costs a walk of the code's line table, so callers compute it once per distinct stack.
+// The source line of `frame` (-1 when its code object cannot be read), read while its thread still
+// runs the call that read the stack. Copies and walks the code's line table (allocates), so callers
+// compute it once per distinct stack, never in a signal handler.
 int LineOf(const PythonFrame& frame);
 
 // The source file and qualified function name of `code` (a code object ReadCurrentStack returned

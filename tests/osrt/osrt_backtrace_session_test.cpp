@@ -75,7 +75,7 @@ Rows LongCalls(const DecodedLate& run, int64_t pid, const std::string& function)
 
 TEST_CASE("a worker's blocked calls decoded after it exited name the Python functions it ran",
           "[osrt][backtrace]") {
-  collector::DrainTimeReads reads(false);
+  collector::DrainTimeReads reads;
   const DecodedLate run = RunDecodedAfterExit("osrt-backtrace-late", &reads);
   const std::string program = PROF_OSRT_BLOCKED_PY;
   // The worker's 4 sleeps of 30 ms, each with the stack of produce, Python frames throughout

@@ -16,6 +16,7 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   settings.python_backtrace = true;
   settings.nvtx_counter_time = true;
   settings.timer_sampling_hz = 997;
+  settings.python_sampling_hz = 499;
   settings.osrt_backtrace_threshold_ns = 80000;
   settings.osrt_backtrace_depth = 31;
   std::strcpy(settings.socket_path, "/tmp/prof-a;b=c/stream.sock");
@@ -23,7 +24,8 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   CHECK(encoded ==
         "v=1;trace=6;osrt_threshold_ns=12345;cuda_graph_trace=1;"
         "cuda_memory_usage=1;python_backtrace=1;nvtx_counter_time=1;timer_sampling_hz=997;"
-        "osrt_backtrace_threshold_ns=80000;osrt_backtrace_depth=31;socket=/tmp/prof-a;b=c/"
+        "python_sampling_hz=499;osrt_backtrace_threshold_ns=80000;osrt_backtrace_depth=31;socket=/"
+        "tmp/prof-a;b=c/"
         "stream.sock");
 
   InjectionSettings decoded;
@@ -34,6 +36,7 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   CHECK(decoded.cuda_memory_usage);
   CHECK(decoded.nvtx_counter_time);
   CHECK(decoded.timer_sampling_hz == 997);
+  CHECK(decoded.python_sampling_hz == 499);
   CHECK(decoded.osrt_backtrace_threshold_ns == 80000);
   CHECK(decoded.osrt_backtrace_depth == 31);
   CHECK(std::string(decoded.socket_path) == "/tmp/prof-a;b=c/stream.sock");

@@ -1,7 +1,7 @@
 // DrainTimeReads (collector/cpu_samples): what the reader thread reads of a process whose CPU
-// samples or OS-runtime backtraces it drains (its address space, its sampled threads' Python
-// stacks) and which stack read names a sample, against frames_target.py; a process that exited
-// keeps what was read while it ran. The backtraces' Python frames are checked end to end
+// samples or OS-runtime backtraces it drains (its address space, the text of the Python frames
+// they carry), against frames_target.py; a process that exited keeps what was read while it ran.
+// The backtraces' Python frames are checked end to end too
 // (tests/osrt/osrt_backtrace_session_test.cpp).
 #include "collector/cpu_samples/drain_time_reads.h"
 
@@ -18,18 +18,22 @@
 #include <vector>
 
 #include "injection/protocol/clock.h"
+#include "injection/protocol/cpython_layout.h"
 #include "injection/protocol/record_format.h"
 #include "injection/protocol/sample_records.h"
 #include "tests/python_frames/python_target.h"
+#include "tests/support/test_support.h"
 
 namespace prof::collector {
 namespace {
 
 using Reads = DrainTimeReads;
+using test::CommandResult;
 
 // Ring records as the reader drains them: a CPU sample of each of `tids`, with `other` records of
-// another kind before each.
-std::vector<char> SampleRecords(const std::vector<int>& tids, int other = 0) {
+// another kind before each, each sample carrying the Python frames `python`.
+std::vector<char> SampleRecords(const std::vector<int>& tids, int other = 0,
+                                const std::vector<std::pair<uint64_t, uint64_t>>& python = {}) {
   std::vector<char> bytes;
   auto append = [&](const void* record, size_t size) {
     const char* start = static_cast<const char*>(record);
@@ -45,12 +49,18 @@ std::vector<char> SampleRecords(const std::vector<int>& tids, int other = 0) {
     }
     protocol::CpuSampleRecord sample{};
     sample.header.kind = protocol::RecordKind::kCpuSample;
-    sample.header.size = sizeof(sample) + sizeof(uint64_t);
+    sample.header.size = static_cast<uint16_t>(sizeof(sample) + sizeof(uint64_t) +
+                                               python.size() * protocol::kSamplePythonFrameBytes);
     sample.header.tid = static_cast<uint32_t>(tid);
     sample.frame_count = 1;
+    sample.python_frame_count = static_cast<uint8_t>(python.size());
     append(&sample, sizeof(sample));
     const uint64_t ip = 0x1000;
     append(&ip, sizeof(ip));
+    for (const auto& [code, instruction] : python) {
+      append(&code, sizeof(code));
+      append(&instruction, sizeof(instruction));
+    }
   }
   return bytes;
 }
@@ -83,126 +93,69 @@ std::vector<char> OsrtCall(const std::vector<uint64_t>& ips,
 // Drains `tids`' samples of process `pid`, whose stream these tests number as the pid, unless
 // `stream` says otherwise.
 void Drain(Reads* reads, pid_t pid, const std::vector<int>& tids, int other = 0,
-           uint64_t stream = 0) {
-  const std::vector<char> records = SampleRecords(tids, other);
+           uint64_t stream = 0, const std::vector<std::pair<uint64_t, uint64_t>>& python = {}) {
+  const std::vector<char> records = SampleRecords(tids, other, python);
   reads->OnRingRecords(stream != 0 ? stream : static_cast<uint64_t>(pid),
                        static_cast<uint32_t>(pid), records.data(), records.size());
 }
 
-std::string Leaf(const std::shared_ptr<const Reads::PythonStack>& read) {
-  return read == nullptr || read->frames.empty() ? "" : read->frames[0].function;
+// A frame of `function` at its code's first instruction, as the program's reader records it: the
+// instruction's address (3.11+), or f_lasti (3.10).
+std::pair<uint64_t, uint64_t> FirstInstruction(const test::PythonTarget& target,
+                                               const std::string& python,
+                                               const std::string& function) {
+  const CommandResult version =
+      test::RunCommand({python, "-c", "import sys; print(sys.version_info[1])"});
+  const protocol::cpython::Layout* layout =
+      protocol::cpython::LayoutOf(3, std::atoi(version.out.c_str()));
+  REQUIRE(layout != nullptr);
+  const uint64_t code = target.CodeOf(function);
+  REQUIRE(code != 0);
+  return {code, layout->instruction_is_index ? 0 : code + layout->code_bytecode};
 }
 
-// Waits (10 s at most) until a read of thread `tid` names `function` innermost, as the script's
-// threads do soon after "ready"; that read, or null.
-std::shared_ptr<const Reads::PythonStack> WaitForLeaf(Reads* reads, pid_t pid, int tid,
-                                                      const std::string& function) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(3));
-    Drain(reads, pid, {tid});
-    auto read = reads->StackAt(static_cast<uint32_t>(pid), static_cast<uint32_t>(tid),
-                               protocol::MonotonicNowNs());
-    if (Leaf(read) == function) return read;
-  }
-  return nullptr;
-}
-
-TEST_CASE("a sampled thread's stack is read when its sample is drained and names it") {
-  const std::string python = test::SupportedPythons().at(0);
-  INFO(python);
-  test::PythonTarget target(python, "spin");
-  INFO(target.error());
-  REQUIRE(target.ok());
-  const auto pid = static_cast<uint32_t>(target.pid());
-  const auto main_tid = static_cast<uint32_t>(target.main_tid());
-  const auto worker_tid = static_cast<uint32_t>(target.worker_tid());
-  {
-    Reads warm_up(true);
-    REQUIRE(WaitForLeaf(&warm_up, target.pid(), target.main_tid(), "inner") != nullptr);
-    REQUIRE(WaitForLeaf(&warm_up, target.pid(), target.worker_tid(), "other_loop") != nullptr);
-  }
-  Reads reads(true);
-  // Nothing read yet: no sample is named.
-  CHECK(reads.StackAt(pid, main_tid, protocol::MonotonicNowNs()) == nullptr);
-
-  // Two drains 20 ms apart, each with samples of both threads among other records: the reads
-  // lie within [a0, a1] and [b0, b1].
-  const uint64_t a0 = protocol::MonotonicNowNs();
-  Drain(&reads, target.pid(), {target.main_tid(), target.worker_tid()}, 3);
-  const uint64_t a1 = protocol::MonotonicNowNs();
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  const uint64_t b0 = protocol::MonotonicNowNs();
-  Drain(&reads, target.pid(), {target.main_tid(), target.worker_tid()}, 3);
-  const uint64_t b1 = protocol::MonotonicNowNs();
-  // A third drain within kMinReadIntervalNs reads nothing more.
-  Drain(&reads, target.pid(), {target.main_tid()});
-
-  // Samples are asked for in time order. Far before every read: none.
-  CHECK(reads.StackAt(pid, main_tid, a0 - Reads::kReachNs - 1) == nullptr);
-  // Just before the first read: the first read, which names the loop the thread spins in.
-  const auto first_read = reads.StackAt(pid, main_tid, a0);
-  REQUIRE(first_read != nullptr);
-  CHECK(first_read->time_ns >= a0);
-  CHECK(first_read->time_ns <= a1);
-  CHECK(Leaf(first_read) == "inner");
-  CHECK(first_read->interpreter_path.find("python") != std::string::npos);
-  // Just after it: still the first, the nearer one.
-  CHECK(reads.StackAt(pid, main_tid, a1 + 1'000'000) == first_read);
-  // Just before the second read: the second.
-  const auto second_read = reads.StackAt(pid, main_tid, b0 - 1'000'000);
-  REQUIRE(second_read != nullptr);
-  CHECK(second_read != first_read);
-  CHECK(second_read->time_ns >= b0);
-  CHECK(second_read->time_ns <= b1);
-  CHECK(Leaf(second_read) == "inner");
-  // After the last read (the third drain read nothing): the last read while within reach, then
-  // none.
-  const uint64_t t2 = second_read->time_ns;
-  CHECK(reads.StackAt(pid, main_tid, t2 + Reads::kReachNs) == second_read);
-  CHECK(reads.StackAt(pid, main_tid, t2 + Reads::kReachNs + 1) == nullptr);
-  // The reads a later sample made needless are gone: a sample at the first read's time (out of
-  // order) finds only the second.
-  CHECK(reads.StackAt(pid, main_tid, first_read->time_ns) == second_read);
-  // The other thread's reads are its own.
-  const auto worker_read = reads.StackAt(pid, worker_tid, a0);
-  REQUIRE(worker_read != nullptr);
-  CHECK(Leaf(worker_read) == "other_loop");
-}
-
-TEST_CASE("a process that exited keeps the reads taken while it ran") {
+TEST_CASE("a sample's Python frames are described when it is drained, and kept after the exit") {
   const std::string python = test::SupportedPythons().at(0);
   INFO(python);
   test::PythonTarget target(python, "exit");  // exits on its own 0.3 s after "ready"
   INFO(target.error());
   REQUIRE(target.ok());
   const auto pid = static_cast<uint32_t>(target.pid());
-  const auto main_tid = static_cast<uint32_t>(target.main_tid());
-  Reads reads(true);
-  const std::shared_ptr<const Reads::PythonStack> last =
-      WaitForLeaf(&reads, target.pid(), target.main_tid(), "inner");
-  REQUIRE(last != nullptr);
+  const auto [code, instruction] = FirstInstruction(target, python, "inner");
+  Reads reads;
+  // A sample of a process that has not started its interpreter's reader yet is tried again at
+  // the next drain that carries the frame; within 10 s it is described.
+  PythonFrameText text;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!reads.DescribedFrame(pid, code, instruction, &text) &&
+         std::chrono::steady_clock::now() < deadline) {
+    Drain(&reads, target.pid(), {target.main_tid()}, 1, 0, {{code, instruction}});
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE(reads.DescribedFrame(pid, code, instruction, &text));
+  CHECK(text.function == "inner");
+  CHECK(text.file == target.file());
+  CHECK(text.line == target.functions().at("inner").first);
+  const std::string interpreter = reads.InterpreterOf(pid);
+  CHECK(interpreter.find("python") != std::string::npos);
+  // An address that holds no code object is not described.
+  CHECK(!reads.DescribedFrame(pid, code + 8, instruction, &text));
   REQUIRE(target.WaitExit(10));
-  // Its address space, read at its first sample: the interpreter is in it.
+  // After the exit, drained again (nothing can be read any more): what was read stays.
+  Drain(&reads, target.pid(), {target.main_tid()}, 0, 0, {{code, instruction}});
+  REQUIRE(reads.DescribedFrame(pid, code, instruction, &text));
+  CHECK(text.function == "inner");
+  CHECK(reads.InterpreterOf(pid) == interpreter);
   const std::shared_ptr<const symbols::ProcessMaps> maps = reads.NewestMaps(pid);
   REQUIRE(maps != nullptr);
   bool interpreter_mapped = false;
   for (const auto& [start, mapping] : maps->mappings())
-    interpreter_mapped = interpreter_mapped || mapping.path == last->interpreter_path;
+    interpreter_mapped = interpreter_mapped || mapping.path == interpreter;
   CHECK(interpreter_mapped);
-  CHECK(reads.InterpreterOf(pid) == last->interpreter_path);
-  // The samples the collector handles now, after the exit: drained (nothing to read any more)...
-  Drain(&reads, target.pid(), {target.main_tid()});
-  // ... and named by the last read taken while the process ran, if near enough.
-  const uint64_t last_time = last->time_ns;
-  const auto named = reads.StackAt(pid, main_tid, last_time + 1);
-  REQUIRE(named != nullptr);
-  CHECK(named->time_ns >= last_time);
-  CHECK(Leaf(named) == "inner");
 }
 
 TEST_CASE("a process's address space is read at its first sample and not again within a second") {
-  Reads reads(false);
+  Reads reads;
   const auto self = static_cast<uint32_t>(getpid());
   // Records without a CPU sample read nothing.
   protocol::RecordHeader mark{};
@@ -240,8 +193,6 @@ TEST_CASE("a process's address space is read at its first sample and not again w
   reads.Forget(self);
   CHECK(reads.NewestMaps(self) == nullptr);
   CHECK(reads.NewestMaps(exec_stream) == second);
-  // Without Python frames no stack is read.
-  CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
 }
 
 TEST_CASE("a process that exited but is not reaped yet keeps the address space read while it ran") {
@@ -256,7 +207,7 @@ TEST_CASE("a process that exited but is not reaped yet keeps the address space r
     _exit(read(go[0], &byte, 1) == 1 ? 0 : 1);
   }
   close(go[0]);
-  Reads reads(false);
+  Reads reads;
   const auto pid = static_cast<uint32_t>(child);
   reads.OnStreamConnected(pid, pid);
   const std::shared_ptr<const symbols::ProcessMaps> running = reads.NewestMaps(pid);
@@ -282,11 +233,12 @@ TEST_CASE("a process that exited but is not reaped yet keeps the address space r
   CHECK(WEXITSTATUS(status) == 0);
 }
 
-TEST_CASE("processes without Python and malformed records read no stack") {
-  Reads reads(true);
+TEST_CASE("processes without Python and malformed records describe no frame") {
+  Reads reads;
   const auto self = static_cast<uint32_t>(getpid());  // this test runs no Python
-  Drain(&reads, getpid(), {static_cast<int>(self)}, 2);
-  CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
+  Drain(&reads, getpid(), {static_cast<int>(self)}, 2, 0, {{0x1000, 0x1010}});
+  PythonFrameText text;
+  CHECK(!reads.DescribedFrame(self, 0x1000, 0x1010, &text));
   CHECK(reads.InterpreterOf(self).empty());
   const std::shared_ptr<const symbols::ProcessMaps> first = reads.NewestMaps(self);
   CHECK(first != nullptr);
@@ -301,7 +253,6 @@ TEST_CASE("processes without Python and malformed records read no stack") {
   header.size = 4096;
   std::memcpy(records.data(), &header, sizeof(header));
   reads.OnRingRecords(self, self, records.data(), records.size());
-  CHECK(reads.StackAt(self, self, protocol::MonotonicNowNs()) == nullptr);
   CHECK(reads.NewestMaps(self) == first);
   // A stream that connects has its address space read at once; malformed records after that
   // read nothing more.
@@ -314,7 +265,7 @@ TEST_CASE("processes without Python and malformed records read no stack") {
 }
 
 TEST_CASE("an OS-runtime call's backtrace reads the address space when it is drained") {
-  Reads reads(false);
+  Reads reads;
   const auto self = static_cast<uint32_t>(getpid());
   const uint64_t here = reinterpret_cast<uint64_t>(&OsrtCall);
   // A call without a backtrace, and one whose size does not match its counts, read nothing.

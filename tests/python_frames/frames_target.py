@@ -82,7 +82,7 @@ def describe():
     for function in functions:
         code = function.__code__
         last = max(line for _, _, line in code.co_lines() if line is not None)
-        print("function", function.__qualname__, code.co_firstlineno, last)
+        print("function", function.__qualname__, code.co_firstlineno, last, id(code))
     print("file", os.path.abspath(__file__))
 
 

@@ -1,16 +1,19 @@
-// The line table decoders (collector/python_frames/python_line_table.h): hand-made 3.11+ location
+// The line table decoders (injection/protocol/cpython_line_table.h): hand-made 3.11+ location
 // tables for each entry form, then every code object of the threading module as each CPython here
 // compiles it, against that interpreter's own co_lines().
 #include <catch2/catch.hpp>
 #include <sstream>
 #include <string>
 
-#include "collector/python_frames/python_line_table.h"
+#include "injection/protocol/cpython_line_table.h"
 #include "tests/python_frames/python_target.h"
 #include "tests/support/test_support.h"
 
 namespace prof::collector {
 namespace {
+
+using protocol::cpython::LineOfLineTable310;
+using protocol::cpython::LineOfLocationTable;
 
 std::string Bytes(std::initializer_list<int> values) {
   std::string bytes;

@@ -78,8 +78,10 @@ PythonTarget::PythonTarget(const std::string& python, const std::string& mode) {
       } else if (kind == "function") {
         std::string name;
         int first = 0, last = 0;
-        words >> name >> first >> last;
+        uint64_t code = 0;
+        words >> name >> first >> last >> code;
         functions_[name] = {first, last};
+        codes_[name] = code;
       } else if (kind == "file") {
         words >> file_;
       } else if (kind == "ready") {

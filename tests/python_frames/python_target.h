@@ -39,6 +39,11 @@ class PythonTarget {
   int Line(const std::string& marker) const;  // "LINE_INNER" -> its line; 0 when unknown
   // Qualified name -> [first line, last line] of the script's functions.
   const std::map<std::string, std::pair<int, int>>& functions() const { return functions_; }
+  // Qualified name -> the address of its code object.
+  uint64_t CodeOf(const std::string& name) const {
+    const auto found = codes_.find(name);
+    return found == codes_.end() ? 0 : found->second;
+  }
   // Waits for the process to end on its own (reaps it); false after `seconds`.
   bool WaitExit(double seconds);
 
@@ -54,6 +59,7 @@ class PythonTarget {
   std::string file_;
   std::map<std::string, int> lines_;
   std::map<std::string, std::pair<int, int>> functions_;
+  std::map<std::string, uint64_t> codes_;
 };
 
 }  // namespace prof::test

@@ -17,6 +17,7 @@ using prof::injection::python::ReadCurrentStack;
 extern "C" __attribute__((visibility("default"))) int prof_probe_stack(char* out, int capacity,
                                                                        int max_frames) {
   PythonFrame frames[64];
+  FindInterpreter(nullptr);
   const size_t count = ReadCurrentStack(frames, max_frames < 64 ? max_frames : 64);
   std::string text;
   for (size_t i = 0; i < count; ++i) {

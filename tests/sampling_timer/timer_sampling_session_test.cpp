@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
@@ -17,12 +18,14 @@
 #include <vector>
 
 #include "collector/cpu_samples/drain_time_reads.h"
+#include "collector/cpu_samples/python_pair_frames.h"
 #include "collector/cpu_samples/sample_resolver.h"
 #include "collector/record_dispatcher.h"
 #include "collector/sample_sink.h"
 #include "collector/session_server.h"
 #include "collector/timer_sample_tracker.h"
 #include "injection/protocol/launch_settings.h"
+#include "storage/tables/host_tables.h"
 #include "tests/support/test_support.h"
 #include "tests/support/traced_launch.h"
 
@@ -43,12 +46,15 @@ struct Sample {
   uint64_t time_ns = 0;
   std::vector<uint64_t> ips;
   bool truncated = false;
+  std::vector<uint64_t> python_pairs;  // (code object, instruction), innermost first
 };
 
 struct RecordingSink : CpuSampleSink {
   void OnCpuSample(const RawCpuSample& raw) override {
-    samples.push_back({raw.pid, raw.tid, raw.cpu, raw.time_ns,
-                       std::vector<uint64_t>(raw.ips, raw.ips + raw.ip_count), raw.truncated});
+    samples.push_back(
+        {raw.pid, raw.tid, raw.cpu, raw.time_ns,
+         std::vector<uint64_t>(raw.ips, raw.ips + raw.ip_count), raw.truncated,
+         std::vector<uint64_t>(raw.python_pairs, raw.python_pairs + 2 * raw.python_count)});
   }
   std::vector<Sample> samples;
 };
@@ -116,7 +122,7 @@ Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::str
   const std::string out_path = dir + "/out.txt";
   std::vector<std::string> argv = {PROF_SAMPLED_PROGRAM, args.at(0), out_path};
   argv.insert(argv.end(), args.begin() + 1, args.end());
-  auto reads = std::make_unique<prof::collector::DrainTimeReads>(false);
+  auto reads = std::make_unique<prof::collector::DrainTimeReads>();
   prof::test::TracedLaunch launch;
   launch.argv = argv;
   if (with_osrt) launch.settings.trace_flags = prof::protocol::kTraceOsrt;
@@ -338,18 +344,20 @@ TEST_CASE(
     "Python workers' samples decoded after the workers exited are named by what was read while "
     "they ran",
     "[timer_sampling]") {
-  // What names the program's own samples (address spaces, Python stacks) is read as the reader
-  // thread drains them. Here the records are decoded only once the program has exited, when the
-  // workers are long gone; each worker's samples still resolve into its interpreter, and are
-  // named by slow_transform mostly, where it burns.
+  // A sample's Python frames are read in the program at its instant, as code objects and
+  // instructions; their text (and the address space that names the native frames) is read as
+  // the reader thread drains them. Here the records are decoded only once the program has exited,
+  // when the workers are long gone; each worker's samples still resolve into its interpreter, and
+  // are named by slow_transform mostly, where it burns.
   const std::string dir = prof::test::MakeTempDir("timer_python_workers");
-  prof::collector::DrainTimeReads reads(true);
+  prof::collector::DrainTimeReads reads;
   prof::test::TracedLaunch launch;
   launch.argv = {PROF_PYTHON3, PROF_PYTHON_WORKERS};
   launch.observer = &reads;
   launch.decode_after_exit = true;
   launch.spill_dir = dir;
   launch.stdout_path = dir + "/stdout.txt";
+  launch.settings.python_sampling_hz = 1000;
   const Run run = RunUnderServer(1000, launch);
   REQUIRE(run.status == 0);
   std::ifstream printed(launch.stdout_path);
@@ -359,34 +367,40 @@ TEST_CASE(
   const uint32_t first = static_cast<uint32_t>(std::stoul(line.substr(8)));
   const uint32_t second = static_cast<uint32_t>(std::stoul(line.substr(line.find(',') + 1)));
   for (const uint32_t worker : {first, second}) {
-    // As TimerSampleRows does: the address space read while the worker ran, its /proc gone now.
+    // As TimerSampleRows does: the address space and code objects read while the worker ran, its
+    // /proc gone now.
     prof::collector::SampleResolver resolver;
     prof::collector::AdoptedMaps adopted;
+    prof::collector::PythonPairFrames python(&reads);
     const uint64_t stream = run.collected->streams.at(worker);
     adopted.Update(&reads, stream, worker, &resolver);
     REQUIRE(resolver.MapsOf(worker) != nullptr);
+    const std::string interpreter = reads.InterpreterOf(stream);
+    CHECK(interpreter.find("python") != std::string::npos);
     const auto samples = run.SamplesOf(worker);
     size_t in_interpreter = 0;
     size_t named = 0;
     size_t in_slow_transform = 0;
     for (const Sample& sample : samples) {
-      const auto read = reads.StackAt(stream, sample.tid, sample.time_ns);
       prof::collector::ResolvedSample resolved;
       resolver.ResolveChain(worker, sample.ips.data(), sample.ips.size(), 0, &resolved);
-      if (read != nullptr && !resolved.frames.empty() &&
-          resolved.frames[0].module == read->interpreter_path) {
-        ++in_interpreter;
-      }
-      if (read == nullptr || read->frames.empty()) continue;
+      if (!resolved.frames.empty() && resolved.frames[0].module == interpreter) ++in_interpreter;
+      python.Splice(stream, worker, sample.python_pairs.data(), sample.python_pairs.size() / 2,
+                    resolver, &resolved.frames);
+      // The innermost Python frame, named from the reads.
+      const auto leaf =
+          std::find_if(resolved.frames.begin(), resolved.frames.end(), [](const auto& frame) {
+            return frame.unwind_method == prof::storage::kUnwindPythonFrame;
+          });
+      if (leaf == resolved.frames.end() || leaf->unresolved) continue;
       ++named;
-      if (read->frames[0].function == "slow_transform") ++in_slow_transform;
+      if (leaf->symbol == "slow_transform") ++in_slow_transform;
     }
     INFO("worker " << worker << ": " << samples.size() << " samples, " << in_interpreter
                    << " in the interpreter, " << named << " named, " << in_slow_transform
                    << " in slow_transform");
     CHECK(samples.size() >= 100);
-    // Not all: a leaf in libc (malloc, memcpy) is outside the interpreter; a thread whose only
-    // samples were drained after its process exited (the queue's feeder) has no stack read.
+    // Not all: a leaf in libc (malloc, memcpy) is outside the interpreter.
     CHECK(in_interpreter >= 0.8 * static_cast<double>(samples.size()));
     CHECK(named >= 0.9 * static_cast<double>(samples.size()));
     CHECK(in_slow_transform >= 0.6 * static_cast<double>(samples.size()));

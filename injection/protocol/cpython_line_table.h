@@ -1,18 +1,29 @@
-#include "collector/python_frames/python_line_table.h"
+// CPython's line tables, decoded from a copy of a code object's co_linetable bytes: by the
+// launcher (collector/python_frames, which cannot call CPython) and by the in-process reader
+// (injection/python, which must not: CPython's own lookup reads memory that may be gone). Pure
+// functions of their inputs.
+//
+// - 3.11+: the location table (CPython's Objects/locations.md): entries that each cover 1-8 code
+//   units, the first byte 1cccclll (code c, length l+1), then a code-dependent tail; codes 0-9 keep
+//   the line, 10-12 add 0-2, 13 and 14 add a signed varint, 15 has no line.
+// - 3.10: PEP 626's table: byte pairs (bytecode bytes covered, signed line delta; -128: no line).
+#pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <string_view>
 
-namespace prof::collector {
-namespace {
+namespace prof::protocol::cpython {
+namespace line_table_detail {
 
-constexpr int kCodeUnitBytes = 2;
-constexpr int kNoLocation = 15;
-constexpr int kNoColumns = 13;
-constexpr int kLongForm = 14;
-constexpr int kOneLineFirst = 10;
+inline constexpr int kCodeUnitBytes = 2;
+inline constexpr int kNoLocation = 15;
+inline constexpr int kNoColumns = 13;
+inline constexpr int kLongForm = 14;
+inline constexpr int kOneLineFirst = 10;
 
 // A location table varint: 6-bit groups, least significant first, bit 6 set while more follow.
-uint32_t ReadVarint(std::string_view table, size_t* at) {
+inline uint32_t ReadVarint(std::string_view table, size_t* at) {
   uint32_t value = 0;
   int shift = 0;
   while (*at < table.size() && shift < 32) {
@@ -24,14 +35,18 @@ uint32_t ReadVarint(std::string_view table, size_t* at) {
   return value;
 }
 
-int ReadSignedVarint(std::string_view table, size_t* at) {
+inline int ReadSignedVarint(std::string_view table, size_t* at) {
   uint32_t value = ReadVarint(table, at);
   return (value & 1) != 0 ? -static_cast<int>(value >> 1) : static_cast<int>(value >> 1);
 }
 
-}  // namespace
+}  // namespace line_table_detail
 
-int LineOfLocationTable(std::string_view table, int first_line, int byte_offset) {
+// The line of the instruction at `byte_offset` (bytes from the start of the bytecode; 2 per code
+// unit) of a code object whose first line is `first_line`; -1 when the table gives none or the
+// offset lies past its end. A negative offset (a frame that has not started) is the first line.
+inline int LineOfLocationTable(std::string_view table, int first_line, int byte_offset) {  // 3.11+
+  using namespace line_table_detail;
   if (byte_offset < 0) return first_line;
   int line = first_line;
   int end = 0;
@@ -56,7 +71,7 @@ int LineOfLocationTable(std::string_view table, int first_line, int byte_offset)
   return -1;
 }
 
-int LineOfLineTable310(std::string_view table, int first_line, int byte_offset) {
+inline int LineOfLineTable310(std::string_view table, int first_line, int byte_offset) {  // 3.10
   if (byte_offset < 0) return first_line;
   int computed = first_line;
   int end = 0;
@@ -72,4 +87,4 @@ int LineOfLineTable310(std::string_view table, int first_line, int byte_offset) 
   return -1;
 }
 
-}  // namespace prof::collector
+}  // namespace prof::protocol::cpython

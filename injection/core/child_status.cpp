@@ -1,0 +1,96 @@
+// How the program's children ended, seen where the program learns it: libprof_core interposes
+// waitpid, wait4, waitid and wait (exported beside pthread_create; libprof_osrt's wrappers, when it
+// is preloaded too, are the next ones and still trace the calls). A child that a signal killed (a
+// DataLoader worker killed by the OOM killer, a rank that crashed) becomes a kProcessKilled record
+// in the parent's stream, so the launcher says so at once: the launcher is not the parent of most
+// traced processes, and a parent that waits reaps its child before anyone else can read its status.
+//
+// The wrappers call the next definition and only look at what it returned; they keep errno and
+// are async-signal-safe (a SIGCHLD handler may reap), as Emit is.
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+
+#include "injection/core/event_stream.h"
+#include "injection/protocol/record_format.h"
+
+namespace prof::injection {
+namespace {
+
+void TellKilled(pid_t child, int signal, bool core_dumped) {
+  const int saved_errno = errno;
+  protocol::ProcessKilledRecord record{};
+  record.header.kind = protocol::RecordKind::kProcessKilled;
+  record.header.timestamp_ns = MonotonicNowNs();
+  record.pid = static_cast<uint32_t>(child);
+  record.signal = signal;
+  record.core_dumped = core_dumped ? 1 : 0;
+  EmitRecord(&record.header, sizeof(record));
+  errno = saved_errno;
+}
+
+// After a wait that returned `child` with `status` (waitpid's form).
+void Reaped(pid_t child, const int* status) {
+  if (child > 0 && status != nullptr && WIFSIGNALED(*status)) {
+    TellKilled(child, WTERMSIG(*status), WCOREDUMP(*status) != 0);
+  }
+}
+
+template <typename Function>
+Function Next(const char* name) {
+  return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
+}
+
+}  // namespace
+}  // namespace prof::injection
+
+// The status pointer may be null (the caller does not want it): a local one is read instead.
+extern "C" PROF_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
+  using Function = pid_t (*)(pid_t, int*, int);
+  static const Function next = prof::injection::Next<Function>("waitpid");
+  if (next == nullptr) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int own = 0;
+  int* const where = status != nullptr ? status : &own;
+  const pid_t child = next(pid, where, options);
+  prof::injection::Reaped(child, where);
+  return child;
+}
+
+extern "C" PROF_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct rusage* usage) {
+  using Function = pid_t (*)(pid_t, int*, int, struct rusage*);
+  static const Function next = prof::injection::Next<Function>("wait4");
+  if (next == nullptr) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int own = 0;
+  int* const where = status != nullptr ? status : &own;
+  const pid_t child = next(pid, where, options, usage);
+  prof::injection::Reaped(child, where);
+  return child;
+}
+
+extern "C" PROF_EXPORT pid_t wait(int* status) { return waitpid(-1, status, 0); }
+
+// With WNOWAIT the child stays waitable: it is told when it is reaped.
+extern "C" PROF_EXPORT int waitid(idtype_t type, id_t id, siginfo_t* info, int options) {
+  using Function = int (*)(idtype_t, id_t, siginfo_t*, int);
+  static const Function next = prof::injection::Next<Function>("waitid");
+  if (next == nullptr) {
+    errno = ENOSYS;
+    return -1;
+  }
+  const int result = next(type, id, info, options);
+  if (result == 0 && info != nullptr && (options & WNOWAIT) == 0 && info->si_pid > 0 &&
+      (info->si_code == CLD_KILLED || info->si_code == CLD_DUMPED)) {
+    prof::injection::TellKilled(info->si_pid, info->si_status, info->si_code == CLD_DUMPED);
+  }
+  return result;
+}
