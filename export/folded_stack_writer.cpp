@@ -25,11 +25,6 @@ std::string Label(std::string_view name, std::string_view fallback, int64_t id) 
   return label + " (" + std::to_string(id) + ")";
 }
 
-std::string_view BaseName(std::string_view path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 }  // namespace
 
 void FoldedStackWriter::AddTrack(const Track& track) {
@@ -49,11 +44,7 @@ void FoldedStackWriter::AddCpuSample(const CpuSample& sample) {
   line_ += thread != thread_labels_.end() ? thread->second : Label("", "thread", sample.tid);
   for (const StackFrame& frame : sample.frames) {
     line_ += ';';
-    AppendName(frame.function, &line_);
-    if (!frame.is_python) continue;
-    line_ += " (";
-    AppendName(BaseName(frame.module), &line_);
-    line_ += ')';
+    AppendName(FrameLabel(frame), &line_);
   }
   ++counts_[line_];
 }

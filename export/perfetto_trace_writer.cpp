@@ -279,7 +279,7 @@ uint64_t PerfettoTraceWriter::InternMapping(std::string_view path) {
 
 uint64_t PerfettoTraceWriter::InternFrame(const StackFrame& stack_frame) {
   const uint64_t name =
-      Intern(&function_names_, interned_data::kFunctionNames, stack_frame.function);
+      Intern(&function_names_, interned_data::kFunctionNames, FrameLabel(stack_frame));
   const uint64_t mapping = InternMapping(stack_frame.module);
   auto [found, added] = frames_.emplace(std::make_tuple(name, mapping, stack_frame.is_python), 0);
   if (!added) return found->second;

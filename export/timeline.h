@@ -152,6 +152,19 @@ struct StackFrame {
   int64_t address_or_line = 0;  // originalIP: the instruction pointer, a Python frame's line
 };
 
+// How a frame is named in flame graphs: a Python frame as py-spy and speedscope name it, with its
+// file's base name and line ("Trainer.step (train.py:20)"; no line when it has none), any other
+// frame by its function alone.
+inline std::string FrameLabel(const StackFrame& frame) {
+  std::string label(frame.function);
+  if (!frame.is_python) return label;
+  const size_t slash = frame.module.rfind('/');
+  label += " (";
+  label += slash == std::string_view::npos ? frame.module : frame.module.substr(slash + 1);
+  if (frame.address_or_line > 0) label += ":" + std::to_string(frame.address_or_line);
+  return label + ")";
+}
+
 // One CPU sample of a thread (COMPOSITE_EVENTS) with its stack.
 struct CpuSample {
   int64_t pid = 0;

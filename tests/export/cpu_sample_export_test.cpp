@@ -22,10 +22,10 @@ TEST_CASE("folded export writes one sorted line per distinct stack of a thread",
   const std::string out = prof::test::MakeTempDir("export_folded_out") + "/stacks.folded";
   Export(report, "folded", out);
   CHECK(stats::test::ReadFile(out) ==
-        "python (1234);MainThread (1234);main;Trainer.train (train.py);Trainer.step "
-        "(train.py);matmul 7\n"
-        "python (1234);MainThread (1234);main;Trainer.train (train.py);load_batch "
-        "(data.py);0x7f0000001234 3\n"
+        "python (1234);MainThread (1234);main;Trainer.train (train.py:10);Trainer.step "
+        "(train.py:20);matmul 7\n"
+        "python (1234);MainThread (1234);main;Trainer.train (train.py:12);load_batch "
+        "(data.py:5);0x7f0000001234 3\n"
         "python (1234);loader (1240);start_thread;fib 2\n"
         "python (1234);loader (1240);start_thread;fib;fib;fib 2\n"
         "trainer (2000);trainer (2000);main 2\n"
@@ -53,7 +53,7 @@ TEST_CASE("folded names keep their lines and frames apart", "[export][folded]") 
   writer.AddCpuSample(sample);
   writer.Finish();
   REQUIRE(out->Close().ok());
-  CHECK(stats::test::ReadFile(path) == "a:b (7);thread (8);f<x:y>;g h (m:n.py) 2\n");
+  CHECK(stats::test::ReadFile(path) == "a:b (7);thread (8);f<x:y>;g h (m:n.py:3) 2\n");
 }
 
 TEST_CASE("perfetto export carries the CPU samples with their callstacks", "[export][perfetto]") {
@@ -62,11 +62,13 @@ TEST_CASE("perfetto export carries the CPU samples with their callstacks", "[exp
   Export(report, "perfetto", out);
   const std::vector<std::string> samples = DecodePerfettoSamples(stats::test::ReadFile(out));
   const std::string step =
-      "main [/usr/bin/python3.12] native;Trainer.train [/w/train.py] python;Trainer.step "
-      "[/w/train.py] python;matmul [/usr/lib/libtorch.so] native";
+      "main [/usr/bin/python3.12] native;Trainer.train (train.py:10) [/w/train.py] "
+      "python;Trainer.step (train.py:20) [/w/train.py] python;matmul [/usr/lib/libtorch.so] "
+      "native";
   const std::string load =
-      "main [/usr/bin/python3.12] native;Trainer.train [/w/train.py] python;load_batch "
-      "[/w/data.py] python;0x7f0000001234 [/usr/lib/libcuda.so.1] native";
+      "main [/usr/bin/python3.12] native;Trainer.train (train.py:12) [/w/train.py] "
+      "python;load_batch (data.py:5) [/w/data.py] python;0x7f0000001234 "
+      "[/usr/lib/libcuda.so.1] native";
   const std::string fib = "fib [/w/libfib.so] native";
   const std::string deep =
       "start_thread [/usr/lib/libc.so.6] native;" + fib + ";" + fib + ";" + fib;

@@ -8,7 +8,7 @@
 # and .device-libs holds libdw/libelf/libbz2 for nsys's importer.
 # Prints one line per check and a summary table; exits non-zero when a check fails.
 # GPU_CHECKS (default "cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling
-# pytorch gpu_metrics bench in_program breakdown") picks sections. prof runs compared with nsys's (--sample=none) pass -s none;
+# python_truth pytorch gpu_metrics bench in_program breakdown") picks sections. prof runs compared with nsys's (--sample=none) pass -s none;
 # the others sample, prof's default.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,7 +16,7 @@ build=${PROF_GPU_BUILD:-build-gpu}
 prof=$build/bin/prof
 nsys_bin=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 work=${OUT:-$(mktemp -d)}/gpu-run
-sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling pytorch gpu_metrics bench in_program breakdown}
+sections=${GPU_CHECKS:-cuda torch training dataloader abrupt spawn memory capture analyze libraries sampling python_truth pytorch gpu_metrics bench in_program breakdown}
 mkdir -p "$work"
 failures=0
 declare -a table
@@ -460,6 +460,33 @@ if [[ " $sections " == *" sampling "* ]]; then
       check "sampling -b $backtrace: prof stats -r cpu_sample_sum prints rows" $? "exit $stats_rc, $rows rows"
     fi
   done
+fi
+
+if [[ " $sections " == *" python_truth "* ]]; then
+  # Issue 42 under the GPU host's Python (3.12): the ground-truth programs' shares and lines with
+  # prof's defaults (a CPython process samples itself), then the crash stress test, 20 runs.
+  echo "== Python samples against ground truth ($(python3 --version))"
+  "$prof" profile -t none -f true -o "$work/python_truth" python3 tests/sampling/python_truth.py 1.0 \
+    > "$work/python_truth.out" 2> "$work/python_truth.err"
+  truth_rc=$?
+  tail -3 "$work/python_truth.err"
+  python3 tests/gpu/check_python_truth.py "$work/python_truth.sqlite" "$work/python_truth.out" \
+    tests/sampling/python_truth.py > "$work/python_truth.check" 2>&1
+  [ $? -eq 0 ] && [ $truth_rc -eq 0 ]
+  check "python truth: shares within 5 points, lines, each moment once" $? \
+    "exit $truth_rc; $(summary_of "$work/python_truth.check")"
+  cat "$work/python_truth.check"
+  churn_failed=0
+  for run in $(seq 20); do
+    out=$(timeout 120 "$prof" profile -t osrt --osrt-threshold=0 --osrt-backtrace-threshold=1 -f true \
+      -o "$work/churn" python3 tests/python_stack/frame_churn.py 300 2> "$work/churn.err")
+    rc=$?
+    if [ $rc -ne 0 ] || [ "$out" != "ok" ]; then
+      churn_failed=$((churn_failed + 1)); echo "churn run $run: exit $rc"; tail -3 "$work/churn.err"
+    fi
+  done
+  [ $churn_failed -eq 0 ]
+  check "python frame churn: 20 runs, none crashed" $? "$churn_failed of 20 failed"
 fi
 
 if [[ " $sections " == *" pytorch "* ]]; then

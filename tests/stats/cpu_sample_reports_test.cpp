@@ -50,6 +50,23 @@ TEST_CASE("cpu_sample_sum counts self and total samples per process and function
             {"0.0", "0", "21.4", "3", "1234", "python", "load_batch", "/w/data.py"}});
 }
 
+TEST_CASE("cpu_sample_sum with lines has a row per Python function and line",
+          "[stats][cpu_samples]") {
+  // Trainer.train runs line 10 in the 7 samples under Trainer.step, line 12 in the 3 under
+  // load_batch; native frames keep one row each.
+  const std::string report = MakeCpuSampleReport("sum_lines");
+  CHECK(RunWithOptions(report, "cpu_sample_sum", {"tid=1234", "lines"}) ==
+        TextRows{
+            kSumColumns,
+            {"70.0", "7", "70.0", "7", "1234", "python", "matmul", "/usr/lib/libtorch.so"},
+            {"30.0", "3", "30.0", "3", "1234", "python", "0x7f0000001234", "/usr/lib/libcuda.so.1"},
+            {"0.0", "0", "100.0", "10", "1234", "python", "main", "/usr/bin/python3.12"},
+            {"0.0", "0", "70.0", "7", "1234", "python", "Trainer.step:20", "/w/train.py"},
+            {"0.0", "0", "70.0", "7", "1234", "python", "Trainer.train:10", "/w/train.py"},
+            {"0.0", "0", "30.0", "3", "1234", "python", "Trainer.train:12", "/w/train.py"},
+            {"0.0", "0", "30.0", "3", "1234", "python", "load_batch:5", "/w/data.py"}});
+}
+
 TEST_CASE("cpu_sample_sum keeps one thread's samples with tid", "[stats][cpu_samples]") {
   const std::string report = MakeCpuSampleReport("sum_tid");
   CHECK(RunWithOptions(report, "cpu_sample_sum", {"tid=1234"}) ==
@@ -145,10 +162,10 @@ TEST_CASE("valued report options are checked - each given once", "[stats][cpu_sa
         "option cutoff of report cpu_sample_tree takes <number> (got '5%')");
   CHECK(error("cpu_sample_sum:tid") ==
         "unknown option 'tid' of report cpu_sample_sum; valid options: tid=<integer>, "
-        "nvtx=<text>");
+        "nvtx=<text>, lines");
   CHECK(error("cpu_sample_sum:cutoff=1") ==
         "unknown option 'cutoff=1' of report cpu_sample_sum; valid options: tid=<integer>, "
-        "nvtx=<text>");
+        "nvtx=<text>, lines");
   CHECK(error("cpu_sample_sum:tid=1:tid=2") ==
         "option tid of report cpu_sample_sum is given twice");
   CHECK(error("cuda_gpu_kern_sum:base=1") ==
