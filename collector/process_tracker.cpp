@@ -68,14 +68,16 @@ void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
 void ProcessTracker::OnKilled(const ProcessStream& process, const protocol::RecordHeader& record) {
   protocol::ProcessKilledRecord killed;
   std::memcpy(&killed, &record, sizeof(killed));
-  // Its parent and the launcher's reader may both tell.
-  if (!killed_pids_.insert(killed.pid).second) return;
-  const ProcessDeath death{killed.signal, killed.core_dumped != 0};
-  const auto name = names_.find(killed.pid);
-  killed_.push_back({killed.pid, name != names_.end() ? name->second : std::string(), death});
-  writer_->Add<storage::kDiagnosticEventTable>({process.SessionTime(record.timestamp_ns),
-                                                "this process was " + DescribeDeath(death),
-                                                storage::GlobalPid(killed.pid)});
+  NoteKilled(killed.pid, {killed.signal, killed.core_dumped != 0},
+             process.SessionTime(record.timestamp_ns));
+}
+
+void ProcessTracker::NoteKilled(uint32_t pid, const ProcessDeath& death, int64_t session_time_ns) {
+  if (!killed_pids_.insert(pid).second) return;
+  const auto name = names_.find(pid);
+  killed_.push_back({pid, name != names_.end() ? name->second : std::string(), death});
+  writer_->Add<storage::kDiagnosticEventTable>(
+      {session_time_ns, "this process was " + DescribeDeath(death), storage::GlobalPid(pid)});
 }
 
 // A process streams again after fork+exec and repeats its rank: one row per process.

@@ -37,6 +37,10 @@ class ProcessTracker {
     ProcessDeath death;
   };
   const std::vector<Killed>& killed() const { return killed_; }
+  // Process `pid` was killed as `death` says, learned at `time_ns` (CLOCK_MONOTONIC): one
+  // DIAGNOSTIC_EVENT row, the first time a process is told (its parent, the launcher's reader and,
+  // for the program, the launcher that reaps it may all tell).
+  void NoteKilled(uint32_t pid, const ProcessDeath& death, int64_t session_time_ns);
 
   uint64_t dropped_records() const { return dropped_records_; }
   uint64_t torn_records() const { return torn_records_; }

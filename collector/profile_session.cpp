@@ -650,6 +650,13 @@ Status RunProfileSession(const ProfileOptions& options, ProfileResult* result) {
     }
     exit_time = ImportUntilExit(options, server.get(), &child, &router, sink, &samplers, &capture,
                                 *capture_page->control(), collection_start, &result->exit_code);
+    // The program's death is in the report whether or not the reader read it before prof reaped
+    // the program (ProcessTracker keeps the first telling).
+    if (child.death()) {
+      router.reports().back().importer->processes().NoteKilled(
+          static_cast<uint32_t>(child.pid()), *child.death(),
+          static_cast<int64_t>(exit_time - session_start));
+    }
     router.Refresh();
     if (gpu_rows) gpu_rows->DescribeGpus();
 

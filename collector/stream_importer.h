@@ -53,6 +53,7 @@ class StreamImporter : public StreamSink {
   uint64_t python_stacks() const { return cuda_.python_stacks(); }
   const std::vector<std::string>& python_warnings() const { return cuda_.python_warnings(); }
   const ProcessTracker& processes() const { return processes_; }
+  ProcessTracker& processes() { return processes_; }
 
  private:
   storage::ReportWriter* writer_;

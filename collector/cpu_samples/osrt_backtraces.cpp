@@ -9,12 +9,13 @@
 namespace prof::collector {
 namespace {
 
-// A frame of prof's OS-runtime interposer (a wrapper that called a helper of its own).
+// A frame of prof's interposers: the OS-runtime tracer's wrapper (that called a helper of its
+// own), or libprof_core's in front of it (pthread_create, the wait family).
 bool IsInterposerFrame(const SampleFrame& frame) {
   const size_t slash = frame.module.rfind('/');
   const std::string_view file =
       slash == std::string_view::npos ? frame.module : frame.module.substr(slash + 1);
-  return file.substr(0, 13) == "libprof_osrt.";
+  return file.substr(0, 13) == "libprof_osrt." || file.substr(0, 13) == "libprof_core.";
 }
 
 }  // namespace

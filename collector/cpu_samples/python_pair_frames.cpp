@@ -38,9 +38,8 @@ void PythonPairFrames::Splice(uint64_t stream, uint32_t pid, const uint64_t* pai
   }
 }
 
-bool PythonPairFrames::Describe(uint64_t stream, uint32_t pid, uint64_t code,
-                                uint64_t instruction, const SampleResolver& resolver,
-                                PythonStackReader** live) {
+bool PythonPairFrames::Describe(uint64_t stream, uint32_t pid, uint64_t code, uint64_t instruction,
+                                const SampleResolver& resolver, PythonStackReader** live) {
   if (reads_ != nullptr && reads_->DescribedFrame(stream, code, instruction, &text_)) return true;
   if (*live == nullptr) *live = LiveReader(pid, resolver);
   return *live != nullptr && (*live)->DescribeFrame(code, instruction, &text_).ok();

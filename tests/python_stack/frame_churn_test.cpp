@@ -51,10 +51,9 @@ TEST_CASE("frames freed under prof's in-process reads never crash the program",
   const std::string directory = MakeTempDir("python_frame_churn");
   for (int run = 0; run < 3; ++run) {
     const std::string report = directory + "/r" + std::to_string(run) + ".sqlite";
-    const CommandResult result =
-        RunCommand({ProfBinary(), "profile", "-t", "osrt", "--osrt-threshold=0",
-                    "--osrt-backtrace-threshold=1", "-o", report, kDebianPython,
-                    PROF_FRAME_CHURN, "300"});
+    const CommandResult result = RunCommand({ProfBinary(), "profile", "-t", "osrt",
+                                             "--osrt-threshold=0", "--osrt-backtrace-threshold=1",
+                                             "-o", report, kDebianPython, PROF_FRAME_CHURN, "300"});
     INFO("run " << run << "\nprof stdout:\n" << result.out << "\nprof stderr:\n" << result.err);
     REQUIRE(result.exit_code == 0);
     CHECK(result.out == "ok\n");
@@ -77,9 +76,8 @@ TEST_CASE("frames freed under prof's in-process reads never crash the program",
 TEST_CASE("a process a signal killed is said at once, and kept in the report",
           "[python][robustness]") {
   const std::string report = MakeTempDir("killed_by_signal") + "/r.sqlite";
-  const CommandResult result =
-      RunCommand({ProfBinary(), "profile", "-t", "none", "-s", "none", "-o", report,
-                  kDebianPython, PROF_KILLED_BY_SIGNAL});
+  const CommandResult result = RunCommand({ProfBinary(), "profile", "-t", "none", "-s", "none",
+                                           "-o", report, kDebianPython, PROF_KILLED_BY_SIGNAL});
   INFO("prof stdout:\n" << result.out << "\nprof stderr:\n" << result.err);
   // The program's exit code is the shell's for a signal: 128 + SIGABRT.
   CHECK(result.exit_code == 134);
@@ -92,7 +90,9 @@ TEST_CASE("a process a signal killed is said at once, and kept in the report",
                    "SELECT count(*) FROM DIAGNOSTIC_EVENT WHERE text LIKE 'this process was "
                    "killed by SIGSEGV (signal 11%' AND globalPid / 16777216 % 16777216 = " +
                        children[0]) == 1);
-  CHECK(QueryCount(report, "SELECT count(*) FROM PROF_SESSION WHERE name = 'exit_status' AND value = '134'") == 1);
+  CHECK(QueryCount(
+            report,
+            "SELECT count(*) FROM PROF_SESSION WHERE name = 'exit_status' AND value = '134'") == 1);
 }
 
 }  // namespace

@@ -86,8 +86,8 @@ void CheckSplit(const std::vector<LeafFrame>& frames, double truth, const std::s
   const double instants = static_cast<double>(ones + twos) / 4.0;
   const double bound = std::max(0.05, 3.0 * std::sqrt(truth * (1.0 - truth) / instants));
   INFO(first << " " << ones << ", " << second << " " << twos << ": " << 100.0 * measured
-             << " % against " << 100.0 * truth << " % (bound " << 100.0 * bound
-             << " points), of " << frames.size() << " samples");
+             << " % against " << 100.0 * truth << " % (bound " << 100.0 * bound << " points), of "
+             << frames.size() << " samples");
   REQUIRE(ones + twos >= 200);
   CHECK(static_cast<double>(ones + twos) >= 0.95 * static_cast<double>(frames.size()));
   CHECK(std::abs(measured - truth) <= bound);

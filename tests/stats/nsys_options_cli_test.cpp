@@ -136,7 +136,8 @@ TEST_CASE("stats --help-reports lists every report on one line", "[stats][cli][n
     expected += "  " + std::string(report.name) + (options.empty() ? "" : options + "]") + " -- " +
                 std::string(report.title) + "\n";
   }
-  CHECK(result.out.find("  cpu_sample_sum[:tid=<integer>|:nvtx=<text>|:lines] -- CPU Sample Summary\n") !=
+  CHECK(result.out.find(
+            "  cpu_sample_sum[:tid=<integer>|:nvtx=<text>|:lines] -- CPU Sample Summary\n") !=
         std::string::npos);
   CHECK(result.out == expected);
   CHECK(result.out.find("  nvtx_sum -- NVTX Range Summary\n") != std::string::npos);
