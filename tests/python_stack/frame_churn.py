@@ -1,9 +1,11 @@
 """Frames that come and go as fast as CPython can make them, for prof's in-process reads of Python
 stacks (OS-runtime backtraces, the sampling signal): recursion that crosses CPython's data-stack
-chunks (each return past a chunk's start frees it with munmap while the thread's current frame
-still points into it), generators (frames in heap objects), code compiled and dropped (freed code
-objects), in three threads, a fork child that _exits right after its burst, and one its parent
-SIGKILLs mid-burst. Prints "ok" when it survived. Usage: frame_churn.py [rounds]"""
+chunks, returning, raising, and calling a generator function at every depth (when its frame is the
+first of a new chunk, CPython 3.11 frees that chunk with munmap as the generator takes the frame,
+while the thread's current frame still points into it: a plain read of it is a SIGSEGV),
+generators (frames in heap objects), code compiled and dropped (freed code objects), in three
+threads, a fork child that _exits right after its burst, and one its parent SIGKILLs mid-burst.
+Prints "ok" when it survived. Usage: frame_churn.py [rounds]"""
 import os
 import signal
 import sys
@@ -17,6 +19,18 @@ def recurse(n):
     if n == 0:
         return 0
     return recurse(n - 1) + 1
+
+
+def recurse_then_raise(n):
+    if n == 0:
+        raise LookupError("unwinds through every frame")
+    return recurse_then_raise(n - 1) + 1
+
+
+def recurse_then_generate(n):
+    if n == 0:
+        return sum(numbers(3))
+    return recurse_then_generate(n - 1)
 
 
 def numbers(n):
@@ -33,6 +47,12 @@ def compiled(i):
 def churn(count):
     for i in range(count):
         recurse(400)
+        try:
+            recurse_then_raise(400)
+        except LookupError:
+            pass
+        for depth in range(i % 40, 400, 40):
+            recurse_then_generate(depth)
         sum(numbers(50))
         compiled(i)
 

