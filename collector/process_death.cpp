@@ -1,5 +1,6 @@
 #include "collector/process_death.h"
 
+#include <signal.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -35,6 +36,22 @@ std::optional<ProcessDeath> KilledBy(uint32_t pid) {
   }
   if (status <= 0 || !WIFSIGNALED(status)) return std::nullopt;
   return ProcessDeath{WTERMSIG(status), WCOREDUMP(status) != 0};
+}
+
+bool KilledByAccident(const ProcessDeath& death) {
+  switch (death.signal) {
+    case SIGSEGV:
+    case SIGBUS:
+    case SIGILL:
+    case SIGFPE:
+    case SIGABRT:
+    case SIGSYS:
+    case SIGTRAP:
+    case SIGKILL:
+      return true;
+    default:
+      return false;
+  }
 }
 
 std::string DescribeDeath(const ProcessDeath& death) {

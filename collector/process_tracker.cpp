@@ -24,6 +24,8 @@ void ProcessTracker::OnHello(const protocol::RecordHeader& record, ProcessStream
   }
   writer_->AddProcess(process->GlobalPid(), process->pid, process->name);
   names_[process->pid] = process->name;
+  // A new life of the pid (a reused one; a fork child's exec is the same life, not yet ended).
+  killed_pids_.erase(process->pid);
 }
 
 void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {

@@ -47,14 +47,22 @@ void SessionConsole::NewWarnings(const StreamImporter& importer) {
   }
 }
 
+void SessionConsole::ProgramDied(const ProcessDeath& death) {
+  if (program_death_said_) return;
+  program_death_said_ = true;
+  spdlog::warn("warning: the program (pid {}) was {}", program_pid_, DescribeDeath(death));
+}
+
 void SessionConsole::SayDied(uint32_t pid, const std::string& name, const ProcessDeath& death) {
-  if (!deaths_said_.insert(pid).second) return;
   if (pid == program_pid_) {
-    spdlog::warn("warning: the program (pid {}) was {}", pid, DescribeDeath(death));
-  } else {
-    spdlog::warn("warning: process {}{} was {}", pid, name.empty() ? "" : " (" + name + ")",
-                 DescribeDeath(death));
+    ProgramDied(death);
+    return;
   }
+  // Another process ended on purpose (Pool.terminate's SIGTERM, a pipe's reader gone) is only
+  // in the report; a crash or a kill (the OOM killer's SIGKILL) is said.
+  if (!KilledByAccident(death)) return;
+  spdlog::warn("warning: process {}{} was {}", pid, name.empty() ? "" : " (" + name + ")",
+               DescribeDeath(death));
 }
 
 void SessionConsole::ProgramExited(const CaptureOptions& capture,

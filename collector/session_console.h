@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -34,7 +33,7 @@ class SessionConsole {
   // since the last call.
   void NewWarnings(const StreamImporter& importer);
   // The program was reaped, killed by a signal: "the program (pid 42) was killed by SIGSEGV ...".
-  void ProgramDied(const ProcessDeath& death) { SayDied(program_pid_, "", death); }
+  void ProgramDied(const ProcessDeath& death);
   // At the program's exit: says when no capture window opened, so the report holds no events.
   static void ProgramExited(const CaptureOptions& capture, const protocol::CaptureControl& control);
   // After the exit, while processes it left behind still stream: says so once, after a second.
@@ -49,7 +48,7 @@ class SessionConsole {
   size_t cuda_warnings_said_ = 0;
   size_t python_warnings_said_ = 0;
   size_t deaths_seen_ = 0;
-  std::set<uint32_t> deaths_said_;  // pids, each said once
+  bool program_death_said_ = false;
   bool waiting_said_ = false;
 };
 

@@ -241,8 +241,9 @@ void SessionServer::TakeControlRecords(Socket* socket) {
                header.size >= sizeof(protocol::StreamHello)) {
       protocol::StreamHello hello;
       std::memcpy(&hello, record, sizeof(hello));
-      if (self_sampled_ != nullptr && (hello.flags & protocol::kHelloSamplesItself) != 0) {
-        self_sampled_->Started(socket->id, socket->pid, header.timestamp_ns);
+      if (self_sampled_ != nullptr) {
+        self_sampled_->Hello(socket->id, socket->pid, header.timestamp_ns,
+                             (hello.flags & protocol::kHelloSamplesItself) != 0);
       }
       forward.insert(forward.end(), record, record + header.size);
     } else if (header.kind == protocol::RecordKind::kDrainRequest) {

@@ -6,12 +6,14 @@
 # (default 100) under each prof option set below. Prints one line per set: runs, runs that did not
 # end with exit 0 and "ok", and the exit codes seen. CI runs 3 such runs (tests/python_stack).
 #
-# Usage: bench/stress/python_frame_churn.sh [RUNS] [PROF] [PYTHON]
+# Usage: bench/stress/python_frame_churn.sh [RUNS] [PROF] [PYTHON] [SETS]   (SETS: how many of the
+# option sets below, in order; default all)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 runs="${1:-100}"
 prof="${2:-$root/build/bin/prof}"
 python="${3:-/usr/bin/python3}"
+sets="${4:-3}"
 work="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq "$(nproc)"); do (while :; do :; done) & done
@@ -20,7 +22,7 @@ option_sets=(
   "-t nvtx,osrt"
   "-t nvtx,osrt --pytorch=autograd-nvtx,functions-trace --osrt-threshold=0 --osrt-backtrace-threshold=1"
 )
-for options in "${option_sets[@]}"; do
+for options in "${option_sets[@]:0:$sets}"; do
   failed=0
   codes=""
   for run in $(seq "$runs"); do

@@ -2,10 +2,19 @@
 
 namespace prof::collector {
 
-void SelfSampledProcesses::Started(uint64_t stream, uint32_t pid, uint64_t since_ns) {
+void SelfSampledProcesses::Hello(uint64_t stream, uint32_t pid, uint64_t at_ns,
+                                 bool samples_itself) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (!pids_.emplace(stream, pid).second) return;  // one span per stream
-  spans_[pid].push_back({stream, since_ns, UINT64_MAX});
+  const auto found = spans_.find(pid);
+  if (found != spans_.end()) {
+    for (Span& span : found->second) {
+      if (span.stream != stream && span.until_ns == UINT64_MAX) {
+        span.until_ns = at_ns > span.since_ns ? at_ns : span.since_ns;
+      }
+    }
+  }
+  if (!samples_itself || !pids_.emplace(stream, pid).second) return;  // one span per stream
+  spans_[pid].push_back({stream, at_ns, UINT64_MAX});
 }
 
 void SelfSampledProcesses::Ended(uint64_t stream, uint64_t at_ns) {

@@ -24,9 +24,10 @@ namespace prof::collector {
 
 class SelfSampledProcesses {
  public:
-  // Process `pid`, streaming on `stream` (ProcessStream::stream_id), samples itself from
-  // `since_ns` (CLOCK_MONOTONIC) on.
-  void Started(uint64_t stream, uint32_t pid, uint64_t since_ns);
+  // Process `pid` said hello on `stream` (ProcessStream::stream_id) at `at_ns` (CLOCK_MONOTONIC):
+  // the spans of its earlier streams end there (an exec'd image's hello may come before the old
+  // image's stream is seen to end), and when it samples itself a span of this stream starts.
+  void Hello(uint64_t stream, uint32_t pid, uint64_t at_ns, bool samples_itself);
   // The stream's own sampling stopped at `at_ns` (its exit record), or the stream ended: closes
   // its span, if open; a later call changes nothing.
   void Ended(uint64_t stream, uint64_t at_ns);

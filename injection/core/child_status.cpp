@@ -6,7 +6,8 @@
 // traced processes, and a parent that waits reaps its child before anyone else can read its status.
 //
 // The wrappers call the next definition and only look at what it returned; they keep errno and
-// are async-signal-safe (a SIGCHLD handler may reap), as Emit is.
+// are async-signal-safe (a SIGCHLD handler may reap), as Emit is, once the library constructor
+// resolved the next definitions.
 #include <dlfcn.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -40,9 +41,30 @@ void Reaped(pid_t child, const int* status) {
   }
 }
 
+using WaitpidFunction = pid_t (*)(pid_t, int*, int);
+using Wait4Function = pid_t (*)(pid_t, int*, int, struct rusage*);
+using WaitFunction = pid_t (*)(int*);
+using WaitidFunction = int (*)(idtype_t, id_t, siginfo_t*, int);
+
+// The next definitions (libprof_osrt's wrappers, or libc's), resolved by the library constructor:
+// a first call from a SIGCHLD handler must not run dlsym. A call that comes before it (another
+// library's constructor) resolves its own.
+WaitpidFunction g_next_waitpid = nullptr;
+Wait4Function g_next_wait4 = nullptr;
+WaitFunction g_next_wait = nullptr;
+WaitidFunction g_next_waitid = nullptr;
+
 template <typename Function>
-Function Next(const char* name) {
-  return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
+Function Next(Function* resolved, const char* name) {
+  if (*resolved == nullptr) *resolved = reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
+  return *resolved;
+}
+
+__attribute__((constructor)) void ResolveWaitFunctions() {
+  Next(&g_next_waitpid, "waitpid");
+  Next(&g_next_wait4, "wait4");
+  Next(&g_next_wait, "wait");
+  Next(&g_next_waitid, "waitid");
 }
 
 }  // namespace
@@ -50,8 +72,8 @@ Function Next(const char* name) {
 
 // The status pointer may be null (the caller does not want it): a local one is read instead.
 extern "C" PROF_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
-  using Function = pid_t (*)(pid_t, int*, int);
-  static const Function next = prof::injection::Next<Function>("waitpid");
+  using prof::injection::g_next_waitpid;
+  const auto next = prof::injection::Next(&g_next_waitpid, "waitpid");
   if (next == nullptr) {
     errno = ENOSYS;
     return -1;
@@ -64,8 +86,8 @@ extern "C" PROF_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
 }
 
 extern "C" PROF_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct rusage* usage) {
-  using Function = pid_t (*)(pid_t, int*, int, struct rusage*);
-  static const Function next = prof::injection::Next<Function>("wait4");
+  using prof::injection::g_next_wait4;
+  const auto next = prof::injection::Next(&g_next_wait4, "wait4");
   if (next == nullptr) {
     errno = ENOSYS;
     return -1;
@@ -77,12 +99,25 @@ extern "C" PROF_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct r
   return child;
 }
 
-extern "C" PROF_EXPORT pid_t wait(int* status) { return waitpid(-1, status, 0); }
+// Its own next definition, not waitpid's: the OS-runtime tracer records wait as wait.
+extern "C" PROF_EXPORT pid_t wait(int* status) {
+  using prof::injection::g_next_wait;
+  const auto next = prof::injection::Next(&g_next_wait, "wait");
+  if (next == nullptr) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int own = 0;
+  int* const where = status != nullptr ? status : &own;
+  const pid_t child = next(where);
+  prof::injection::Reaped(child, where);
+  return child;
+}
 
 // With WNOWAIT the child stays waitable: it is told when it is reaped.
 extern "C" PROF_EXPORT int waitid(idtype_t type, id_t id, siginfo_t* info, int options) {
-  using Function = int (*)(idtype_t, id_t, siginfo_t*, int);
-  static const Function next = prof::injection::Next<Function>("waitid");
+  using prof::injection::g_next_waitid;
+  const auto next = prof::injection::Next(&g_next_waitid, "waitid");
   if (next == nullptr) {
     errno = ENOSYS;
     return -1;

@@ -128,7 +128,6 @@ struct OwnSampling {
   uint32_t hz = 0;  // 0: the process takes no samples of itself
   bool python_frames = false;
 };
-OwnSampling g_own_sampling;
 
 // Normal context (constructor): FindInterpreter may search, here and never in the handler.
 OwnSampling ChooseOwnSampling(const protocol::InjectionSettings& settings) {
@@ -152,7 +151,8 @@ void SendHello() {
                           CurrentTid(), MonotonicNowNs()};
   message.hello.magic = protocol::kStreamMagic;
   message.hello.version = protocol::kStreamVersion;
-  if (g_own_sampling.hz != 0) message.hello.flags = protocol::kHelloSamplesItself;
+  // Only once the handler is in place: the launcher drops the kernel's samples of the process.
+  if (TimerSamplingInstalled()) message.hello.flags = protocol::kHelloSamplesItself;
   message.hello.pid = static_cast<uint32_t>(getpid());
   message.hello.parent_pid = static_cast<uint32_t>(getppid());
   message.hello.text_length = static_cast<uint32_t>(name_length);
@@ -306,9 +306,10 @@ __attribute__((constructor)) void StartAtLoad() {
   pthread_key_create(&g_thread_exit_key, OnThreadExit);
   pthread_atfork(BeforeFork, AfterForkInParent, AfterForkInChild);
   MapCapturePage(g_settings.socket_path);
-  g_own_sampling = ChooseOwnSampling(g_settings);
+  const OwnSampling own = ChooseOwnSampling(g_settings);
+  InstallTimerSampling(own.hz, own.python_frames);
   StartStream();
-  if (g_enabled.load()) StartTimerSampling(g_own_sampling.hz, g_own_sampling.python_frames);
+  if (g_enabled.load()) StartTimerSampling();
 }
 
 __attribute__((destructor)) void StopAtExit() {

@@ -226,12 +226,18 @@ PthreadCreate NextPthreadCreate() {
 
 }  // namespace
 
-void StartTimerSampling(uint32_t hz, bool python_frames) {
-  if (hz == 0 || g_signal != 0) return;
+bool InstallTimerSampling(uint32_t hz, bool python_frames) {
+  if (hz == 0 || g_signal != 0) return g_signal != 0;
   g_python_frames = python_frames;
-  if (pthread_key_create(&g_timer_key, OnThreadExit) != 0) return;
+  if (pthread_key_create(&g_timer_key, OnThreadExit) != 0) return false;
   g_period_ns = 1'000'000'000ull / hz > 0 ? 1'000'000'000ull / hz : 1;
   g_signal = InstallHandler();
+  return g_signal != 0;
+}
+
+bool TimerSamplingInstalled() { return g_signal != 0; }
+
+void StartTimerSampling() {
   if (g_signal == 0) return;
   g_sampling.store(true, std::memory_order_release);
   ArmThisThread();

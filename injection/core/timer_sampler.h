@@ -18,11 +18,15 @@
 
 namespace prof::injection {
 
-// Installs the signal handler and arms the calling (main) thread, when `hz` > 0 and a signal is
-// free; otherwise nothing is installed. Once, from the library constructor. `python_frames`: the
-// process runs a CPython whose frames prof can read (FindInterpreter said kSupported, so the
-// handler never searches).
-void StartTimerSampling(uint32_t hz, bool python_frames);
+// Installs the signal handler, when `hz` > 0 and a signal is free; false when nothing was
+// installed. Once, from the library constructor, before the stream's hello, which says whether
+// the process samples itself. `python_frames`: the process runs a CPython whose frames prof can
+// read (FindInterpreter said kSupported, so the handler never searches).
+bool InstallTimerSampling(uint32_t hz, bool python_frames);
+// Whether the handler is installed (in a fork child: inherited from the parent).
+bool TimerSamplingInstalled();
+// Once the stream started: samples are emitted, and the calling (main) thread is armed.
+void StartTimerSampling();
 
 // Fork child (its timers were not inherited): arms the only thread, when sampling was on in the
 // parent and the child's stream started.

@@ -99,8 +99,10 @@ constexpr size_t kMaxStructRead = 256;
 // A str object's text: compact ASCII strings (nearly every name and path) directly, others through
 // their cached UTF-8 copy when CPython made one; "?" otherwise.
 std::string UnicodeText(const OwnMemory& memory, const char* object) {
+  // A compact ASCII string's header is the shorter one: read it first, the longer one only when
+  // the string has it (an object may end right after its header).
   char header[kMaxStructRead];
-  if (object == nullptr || !memory.Read(object, header, g_layout->compact_size)) return "?";
+  if (object == nullptr || !memory.Read(object, header, g_layout->ascii_size)) return "?";
   const auto state = Field<uint32_t>(header, kUnicodeState);
   const bool compact = (state >> 5) & 1;
   const bool ascii = (state >> 6) & 1;
@@ -108,6 +110,7 @@ std::string UnicodeText(const OwnMemory& memory, const char* object) {
   const char* text = object + g_layout->ascii_size;
   int64_t length = Field<int64_t>(header, kUnicodeLength);
   if (!ascii) {
+    if (!memory.Read(object, header, g_layout->compact_size)) return "?";
     text = Field<const char*>(header, g_layout->compact_utf8);
     length = Field<int64_t>(header, g_layout->compact_utf8_length);
   }
@@ -146,7 +149,7 @@ size_t KeepCodeFrames(const OwnMemory& memory, PythonFrame* frames, size_t count
 
 InterpreterSupport FindInterpreter(std::string* version) {
   InterpreterSupport support = g_support.load(std::memory_order_acquire);
-  // Not found yet, or the interpreter was still starting: look again.
+  // Not found yet (a libpython the program loads later is found then): look again.
   if ((support == InterpreterSupport::kNotPython &&
        !g_no_symbols.load(std::memory_order_relaxed)) ||
       version != nullptr) {
