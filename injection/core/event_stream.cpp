@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -97,7 +98,10 @@ bool AnnounceSegment(int segment_id, uint32_t ring_count) {
   return g_connection.SendAll(reinterpret_cast<const char*>(&record), sizeof(record));
 }
 
+void ReleaseWaitingSample();
+
 void OnThreadExit(void* buffer) {
+  ReleaseWaitingSample();
   // Detach first: a signal handler emitting after this point gets a fresh ring instead of
   // appending to one the launcher may already be handing to another thread.
   t_ring = nullptr;
@@ -268,26 +272,119 @@ void Append(ThreadRing* ring, const void* first, size_t first_size, const void* 
   }
 }
 
-// Whether the calling thread may record now; counts a record of a signal handler that interrupted
-// this thread's own Emit (appending then would corrupt the ring).
-bool MayEmit(protocol::RecordKind kind) {
+// Counts a record of a signal handler that interrupted this thread's own Emit (appending then
+// would corrupt the ring).
+void CountDroppedInsideEmit() {
+  if (t_ring != nullptr) {
+    t_ring->dropped.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    CountDroppedWithoutRing();
+  }
+}
+
+// Whether the calling thread may record now (inside_emit: it may, but it is inside its own Emit,
+// interrupted by a signal handler; the caller keeps or counts the record).
+bool MayEmit(protocol::RecordKind kind, bool* inside_emit) {
   if (!g_enabled.load(std::memory_order_acquire) || t_internal_depth > 0) return false;
   if (!CaptureAllows(kind)) return false;  // outside every capture window
-  if (t_inside_emit) {
-    if (t_ring != nullptr) {
-      t_ring->dropped.fetch_add(1, std::memory_order_relaxed);
-    } else {
-      CountDroppedWithoutRing();
-    }
+  *inside_emit = t_inside_emit;
+  return true;
+}
+
+bool MayEmit(protocol::RecordKind kind) {
+  bool inside_emit = false;
+  if (!MayEmit(kind, &inside_emit)) return false;
+  if (inside_emit) CountDroppedInsideEmit();
+  return !inside_emit;
+}
+
+// A CPU sample whose signal interrupted its thread inside one of the paths below waits here and is
+// appended when that path ends, rather than dropped: a thread that records all the time (an NVTX
+// flood, a traced call loop) would otherwise lose the samples of exactly those moments. One sample
+// waits at most; another in the meantime is dropped and counted.
+// The buffer is a page of its own, mapped by the first sample that waits (mmap is a system call,
+// so the handler may make it) and unmapped when the thread exits: static TLS this large would make
+// libprof_core fail to load where a program dlopens it (NVTX_INJECTION64_PATH without the preload).
+struct WaitingSample {
+  alignas(8) char bytes[sizeof(protocol::RecordHeader) + 64 + protocol::kMaxTextLength];
+};
+constexpr size_t kWaitingSampleMapping = 4096;
+static_assert(sizeof(WaitingSample) <= kWaitingSampleMapping);
+thread_local WaitingSample* t_waiting_sample __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local size_t t_waiting_fixed __attribute__((tls_model("initial-exec"))) = 0;  // 0: none
+thread_local size_t t_waiting_text __attribute__((tls_model("initial-exec"))) = 0;
+// A signal that stood for several periods emits identical copies (timer_sampler.cpp): they wait as
+// one sample and a count.
+thread_local size_t t_waiting_copies __attribute__((tls_model("initial-exec"))) = 0;
+
+// In the signal handler, inside Emit: keeps the sample; false when it cannot wait.
+bool KeepWaiting(const protocol::RecordHeader* record, size_t fixed_size, const char* text,
+                 size_t text_length) {
+  if (record->kind != protocol::RecordKind::kCpuSample ||
+      fixed_size + text_length > sizeof(WaitingSample::bytes)) {
     return false;
   }
+  if (t_waiting_fixed != 0) {
+    const bool copy = t_waiting_fixed == fixed_size && t_waiting_text == text_length &&
+                      std::memcmp(t_waiting_sample->bytes, record, fixed_size) == 0 &&
+                      std::memcmp(t_waiting_sample->bytes + fixed_size, text, text_length) == 0;
+    if (copy) ++t_waiting_copies;
+    return copy;
+  }
+  if (t_waiting_sample == nullptr) {
+    const ErrnoKept errno_kept;
+    void* page = reinterpret_cast<void*>(syscall(SYS_mmap, nullptr, kWaitingSampleMapping,
+                                                 PROT_READ | PROT_WRITE,
+                                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    if (page == MAP_FAILED) return false;
+    t_waiting_sample = static_cast<WaitingSample*>(page);
+  }
+  std::memcpy(t_waiting_sample->bytes, record, fixed_size);
+  if (text_length != 0) std::memcpy(t_waiting_sample->bytes + fixed_size, text, text_length);
+  t_waiting_text = text_length;
+  t_waiting_copies = 1;
+  std::atomic_signal_fence(std::memory_order_release);
+  t_waiting_fixed = fixed_size;
   return true;
+}
+
+void Emit(protocol::RecordHeader* record, size_t fixed_size, const char* text, size_t text_length);
+
+// At the thread's exit: its page goes (a sample that still waited is dropped and counted).
+void ReleaseWaitingSample() {
+  WaitingSample* const page = t_waiting_sample;
+  if (page == nullptr) return;
+  for (; t_waiting_fixed != 0 && t_waiting_copies > 0; --t_waiting_copies) CountDroppedInsideEmit();
+  t_waiting_fixed = 0;
+  t_waiting_sample = nullptr;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  syscall(SYS_munmap, page, kWaitingSampleMapping);
+}
+
+// After a path below ended: appends the sample that waited, if one did. Copied out first, so that
+// a signal meanwhile may keep the next one.
+__attribute__((noinline)) void AppendWaitingSample() {
+  WaitingSample sample;
+  const size_t fixed = t_waiting_fixed;
+  const size_t text = t_waiting_text;
+  const size_t copies = t_waiting_copies;
+  std::atomic_signal_fence(std::memory_order_acquire);
+  std::memcpy(sample.bytes, t_waiting_sample->bytes, fixed + text);
+  std::atomic_signal_fence(std::memory_order_release);
+  t_waiting_fixed = 0;
+  auto* header = reinterpret_cast<protocol::RecordHeader*>(sample.bytes);
+  for (size_t i = 0; i < copies; ++i) Emit(header, fixed, sample.bytes + fixed, text);
 }
 
 // The entry points below are flattened: one function each, for the cost of a record's path.
 __attribute__((flatten)) void Emit(protocol::RecordHeader* record, size_t fixed_size,
                                    const char* text, size_t text_length) {
-  if (!MayEmit(record->kind)) return;
+  bool inside_emit = false;
+  if (!MayEmit(record->kind, &inside_emit)) return;
+  if (inside_emit) {
+    if (!KeepWaiting(record, fixed_size, text, text_length)) CountDroppedInsideEmit();
+    return;
+  }
   t_inside_emit = true;
   if (ThreadRing* ring = RingOfThisThread(record->timestamp_ns)) {
     record->tid = CurrentTid();
@@ -295,6 +392,7 @@ __attribute__((flatten)) void Emit(protocol::RecordHeader* record, size_t fixed_
     Append(ring, record, fixed_size, text, text_length);
   }
   t_inside_emit = false;
+  if (t_waiting_fixed != 0) AppendWaitingSample();
 }
 
 __attribute__((constructor)) void StartAtLoad() {
@@ -365,6 +463,7 @@ __attribute__((flatten)) void OpenPushPopRange(protocol::RecordKind kind, uint64
     ring->dropped.fetch_add(1, std::memory_order_relaxed);  // nested beyond the ranges' memory
   }
   t_inside_emit = false;
+  if (t_waiting_fixed != 0) AppendWaitingSample();
 }
 
 __attribute__((flatten)) void ClosePushPopRange(uint64_t domain_id, uint64_t level,
@@ -388,6 +487,7 @@ __attribute__((flatten)) void ClosePushPopRange(uint64_t domain_id, uint64_t lev
     ring->EndClose(range);
   }
   t_inside_emit = false;
+  if (t_waiting_fixed != 0) AppendWaitingSample();
 }
 
 bool InsideInternalCall() { return t_internal_depth > 0; }

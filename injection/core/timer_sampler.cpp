@@ -6,7 +6,7 @@
 // process_vm_readv (injection/python/own_memory.h: a frame being freed reads as gone, never as a
 // fault); it makes no call that allocates or locks, keeps errno, and emits through
 // EmitRecordWithText, which is async-signal-safe (a sample that interrupted its thread's own Emit
-// is dropped and counted as a dropped record).
+// waits until that Emit ends: event_stream.cpp).
 #include "injection/core/timer_sampler.h"
 
 #include <dlfcn.h>
