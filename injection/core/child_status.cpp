@@ -60,6 +60,22 @@ Function Next(Function* resolved, const char* name) {
   return *resolved;
 }
 
+// Calls `call` (a wait that fills a waitpid-form status) through `next`, with a status of its
+// own when the caller passed none, and tells of the child it reaped.
+template <typename Function, typename Call>
+pid_t ReapThrough(Function* next_slot, const char* name, int* status, Call call) {
+  const Function next = Next(next_slot, name);
+  if (next == nullptr) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int own = 0;
+  int* const where = status != nullptr ? status : &own;
+  const pid_t child = call(next, where);
+  Reaped(child, where);
+  return child;
+}
+
 __attribute__((constructor)) void ResolveWaitFunctions() {
   Next(&g_next_waitpid, "waitpid");
   Next(&g_next_wait4, "wait4");
@@ -70,48 +86,22 @@ __attribute__((constructor)) void ResolveWaitFunctions() {
 }  // namespace
 }  // namespace prof::injection
 
-// The status pointer may be null (the caller does not want it): a local one is read instead.
 extern "C" PROF_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
-  using prof::injection::g_next_waitpid;
-  const auto next = prof::injection::Next(&g_next_waitpid, "waitpid");
-  if (next == nullptr) {
-    errno = ENOSYS;
-    return -1;
-  }
-  int own = 0;
-  int* const where = status != nullptr ? status : &own;
-  const pid_t child = next(pid, where, options);
-  prof::injection::Reaped(child, where);
-  return child;
+  return prof::injection::ReapThrough(
+      &prof::injection::g_next_waitpid, "waitpid", status,
+      [&](auto next, int* where) { return next(pid, where, options); });
 }
 
 extern "C" PROF_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct rusage* usage) {
-  using prof::injection::g_next_wait4;
-  const auto next = prof::injection::Next(&g_next_wait4, "wait4");
-  if (next == nullptr) {
-    errno = ENOSYS;
-    return -1;
-  }
-  int own = 0;
-  int* const where = status != nullptr ? status : &own;
-  const pid_t child = next(pid, where, options, usage);
-  prof::injection::Reaped(child, where);
-  return child;
+  return prof::injection::ReapThrough(
+      &prof::injection::g_next_wait4, "wait4", status,
+      [&](auto next, int* where) { return next(pid, where, options, usage); });
 }
 
 // Its own next definition, not waitpid's: the OS-runtime tracer records wait as wait.
 extern "C" PROF_EXPORT pid_t wait(int* status) {
-  using prof::injection::g_next_wait;
-  const auto next = prof::injection::Next(&g_next_wait, "wait");
-  if (next == nullptr) {
-    errno = ENOSYS;
-    return -1;
-  }
-  int own = 0;
-  int* const where = status != nullptr ? status : &own;
-  const pid_t child = next(where);
-  prof::injection::Reaped(child, where);
-  return child;
+  return prof::injection::ReapThrough(&prof::injection::g_next_wait, "wait", status,
+                                      [](auto next, int* where) { return next(where); });
 }
 
 // With WNOWAIT the child stays waitable: it is told when it is reaped.

@@ -74,19 +74,6 @@ Registers RegistersOf(const void* context) {
   return registers;
 }
 
-// Writes the calling thread's Python frames as (code object, instruction) pairs into `pairs`;
-// returns how many. Fault-proof reads (injection/python): the signal may have interrupted CPython
-// while it links or frees a frame.
-size_t CapturePythonFrames(uint64_t* pairs) {
-  python::PythonFrame frames[protocol::kMaxSamplePythonFrames];
-  const size_t count = python::ReadCurrentStack(frames, protocol::kMaxSamplePythonFrames);
-  for (size_t i = 0; i < count; ++i) {
-    pairs[2 * i] = reinterpret_cast<uint64_t>(frames[i].code);
-    pairs[2 * i + 1] = reinterpret_cast<uint64_t>(frames[i].instruction);
-  }
-  return count;
-}
-
 void TakeSample(const siginfo_t* info, const void* context) {
   struct {
     protocol::CpuSampleRecord record;
@@ -96,7 +83,13 @@ void TakeSample(const siginfo_t* info, const void* context) {
   const WalkResult walk =
       WalkFramePointers(registers.pc, registers.fp, registers.sp, {t_stack_low, t_stack_high},
                         sample.frames, protocol::kMaxSampleFrames);
-  const size_t python = g_python_frames ? CapturePythonFrames(sample.frames + walk.count) : 0;
+  // Fault-proof reads (injection/python): the signal may have interrupted CPython while it links
+  // or frees a frame.
+  static_assert(protocol::kMaxSamplePythonFrames <= python::kMaxFramePairs);
+  const size_t python = g_python_frames
+                            ? python::ReadCurrentStackPairs(sample.frames + walk.count,
+                                                            protocol::kMaxSamplePythonFrames)
+                            : 0;
   sample.record = {};
   sample.record.header.kind = protocol::RecordKind::kCpuSample;
   sample.record.header.timestamp_ns = MonotonicNowNs();

@@ -90,16 +90,9 @@ size_t CaptureNativeFrames(const void* record_call_frame, uint64_t* ips, size_t 
 }
 
 size_t CapturePythonFrames(uint64_t* pairs, size_t capacity) {
+  static_assert(protocol::kMaxOsrtBacktraceDepth <= python::kMaxFramePairs);
   if (python::FindInterpreterWithoutWaiting() != python::InterpreterSupport::kSupported) return 0;
-  constexpr size_t kMaxFrames = protocol::kMaxOsrtBacktraceDepth;
-  python::PythonFrame frames[kMaxFrames];
-  const size_t count =
-      python::ReadCurrentStack(frames, capacity < kMaxFrames ? capacity : kMaxFrames);
-  for (size_t i = 0; i < count; ++i) {
-    pairs[2 * i] = reinterpret_cast<uint64_t>(frames[i].code);
-    pairs[2 * i + 1] = reinterpret_cast<uint64_t>(frames[i].instruction);
-  }
-  return count;
+  return python::ReadCurrentStackPairs(pairs, capacity);
 }
 
 }  // namespace prof::injection::osrt

@@ -209,6 +209,16 @@ size_t ReadCurrentStack(PythonFrame* frames, size_t capacity) {
   return KeepCodeFrames(memory, frames, count);
 }
 
+size_t ReadCurrentStackPairs(uint64_t* pairs, size_t capacity) {
+  PythonFrame frames[kMaxFramePairs];
+  const size_t count = ReadCurrentStack(frames, std::min(capacity, kMaxFramePairs));
+  for (size_t i = 0; i < count; ++i) {
+    pairs[2 * i] = reinterpret_cast<uint64_t>(frames[i].code);
+    pairs[2 * i + 1] = reinterpret_cast<uint64_t>(frames[i].instruction);
+  }
+  return count;
+}
+
 int LineOf(const PythonFrame& frame) {
   const OwnMemory memory;
   const Layout& layout = *g_layout;

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace prof::injection::python {
@@ -53,6 +54,12 @@ InterpreterSupport FindInterpreterWithoutWaiting();
 // the interpreter was found (FindInterpreterWithoutWaiting): plain loads, process_vm_readv and a
 // call of PyGILState_GetThisThreadState (a thread-local read).
 size_t ReadCurrentStack(PythonFrame* frames, size_t capacity);
+
+// As ReadCurrentStack, for the records that carry the frames: up to `capacity` (at most
+// kMaxFramePairs) frames as (code object address, instruction) pairs into `pairs` (2 × capacity),
+// innermost first, which the launcher names; returns how many frames. Async-signal-safe likewise.
+inline constexpr size_t kMaxFramePairs = 64;
+size_t ReadCurrentStackPairs(uint64_t* pairs, size_t capacity);
 
 // The source line of `frame` (-1 when its code object cannot be read), read while its thread still
 // runs the call that read the stack. Copies and walks the code's line table (allocates), so callers

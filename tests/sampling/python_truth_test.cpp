@@ -114,8 +114,11 @@ TEST_CASE("Python samples name the function and line that ran at each sample's i
     INFO(frames.size() << " samples, " << CountLeaf(frames, "burn_two_ms") << " in burn_two_ms");
     REQUIRE(frames.size() >= 200);
     CHECK(CountLeaf(frames, "burn_two_ms") >= 0.95 * static_cast<double>(frames.size()));
-    // The caller's own loop (a clock read per burst) costs a little.
-    CHECK(CountLeaf(frames, "busy_then_sleep") <= 0.02 * static_cast<double>(frames.size()));
+    // The caller's own loop (a clock read per burst) costs a little, and the kernel sends a CPU-time
+    // timer's signal on the way back to user space: a period that ran out as the thread entered
+    // time.sleep is taken when the sleep returns, in the caller (20 of 568 samples on the 2-core
+    // VM with the test suite running beside it). Within the issue's 5 points.
+    CHECK(CountLeaf(frames, "busy_then_sleep") <= 0.05 * static_cast<double>(frames.size()));
     for (const LeafFrame& frame : frames) CHECK(frame.pid == main_pid);
   }
   {
