@@ -210,7 +210,7 @@ const std::vector<ReportSpec>& AllReports() {
       CpuSampleReport("cpu_sample_sum", "CPU Sample Summary",
                       {"tid=<integer>", "nvtx=<text>", "lines"}),
       CpuSampleReport("cpu_sample_tree", "CPU Sample Call Tree",
-                      {"tid=<integer>", "nvtx=<text>", "cutoff=<number>"}),
+                      {"tid=<integer>", "nvtx=<text>", "cutoff=<number>", "lines"}),
       GpuMetricsSum(),
       PyTorchReport("pytorch_op_sum", "PyTorch Operator Summary",
                     "PyTorch operator ranges (prof profile --pytorch=autograd-nvtx)",

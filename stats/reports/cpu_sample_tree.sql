@@ -5,32 +5,41 @@
 -- percentages are of the process's samples (after the options tid=<integer> and nvtx=<text>, see
 -- the cpu_samples view), one decimal. Nodes under cutoff=<number> percent (default 1) are left
 -- out, with everything below them. Processes by samples, largest first (ties by pid); within one,
--- depth first, children by Samples, largest first (ties by name). Reads the cpu_samples view,
+-- depth first, children by Samples, largest first (ties by name). With the lines option, a Python
+-- frame is a node per line it ran ("train_step:42"; a caller's line is the call's), so a
+-- function's hot line and the line that called it show. Reads the cpu_samples view,
 -- SAMPLING_CALLCHAINS, StringIds and PROCESSES.
 WITH RECURSIVE
   options AS (
-    SELECT coalesce(
-      (SELECT CAST(value AS REAL) FROM report_options WHERE name = 'cutoff'), 1.0) AS cutoff
+    SELECT
+      coalesce(
+        (SELECT CAST(value AS REAL) FROM report_options WHERE name = 'cutoff'), 1.0) AS cutoff,
+      EXISTS (SELECT 1 FROM report_options WHERE name = 'lines') AS byLine
   ),
   process_samples AS (
     SELECT globalPid, pid, count(*) AS samples
     FROM cpu_samples
     GROUP BY globalPid
   ),
-  -- each sample's stack as "<symbol>:<module>," per frame (StringIds ids), outermost first (the
-  -- window orders the concatenation; the leaf's row stands for the sample), counted per distinct
-  -- stack
+  -- each sample's stack as "<symbol>:<module>:<line>," per frame (StringIds ids; the line, with
+  -- lines, a Python frame's SAMPLING_CALLCHAINS.originalIP of unwindMethod 1001, else empty),
+  -- outermost first (the window orders the concatenation; the leaf's row stands for the sample),
+  -- counted per distinct stack
   stacks AS (
     SELECT globalPid, signature, count(*) AS samples
     FROM (
       SELECT
         s.globalPid AS globalPid,
         f.stackDepth AS depth,
-        group_concat(f.symbol || ':' || f.module || ',', '') OVER (
+        group_concat(
+          f.symbol || ':' || f.module || ':' ||
+            CASE WHEN opt.byLine AND f.unwindMethod = 1001 AND f.originalIP > 0
+              THEN f.originalIP ELSE '' END || ',', '') OVER (
           PARTITION BY f.id ORDER BY f.stackDepth DESC
           ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS signature
       FROM cpu_samples AS s
       JOIN SAMPLING_CALLCHAINS AS f ON f.id = s.id
+      CROSS JOIN options AS opt
     )
     WHERE depth = 0
     GROUP BY globalPid, signature
@@ -50,22 +59,36 @@ WITH RECURSIVE
     FROM prefixes
     WHERE rest <> ''
   ),
-  nodes AS (
+  -- a frame "<symbol>:<module>:<line>" split at its first colon (modulePart: "<module>:<line>")
+  frames AS (
     SELECT
       globalPid,
       parent,
       path,
       level,
       CAST(substr(frame, 1, instr(frame, ':') - 1) AS INTEGER) AS symbol,
-      CAST(substr(frame, instr(frame, ':') + 1) AS INTEGER) AS module,
-      sum(samples) AS samples,
-      sum(CASE WHEN rest = '' THEN samples ELSE 0 END) AS self
+      substr(frame, instr(frame, ':') + 1) AS modulePart,
+      samples,
+      rest
     FROM prefixes
     WHERE level >= 0
+  ),
+  nodes AS (
+    SELECT
+      globalPid,
+      parent,
+      path,
+      level,
+      symbol,
+      CAST(substr(modulePart, 1, instr(modulePart, ':') - 1) AS INTEGER) AS module,
+      nullif(substr(modulePart, instr(modulePart, ':') + 1), '') AS line,
+      sum(samples) AS samples,
+      sum(CASE WHEN rest = '' THEN samples ELSE 0 END) AS self
+    FROM frames
     GROUP BY globalPid, path
   ),
   named AS (
-    SELECT n.*, sym.value AS name, mod.value AS moduleName
+    SELECT n.*, sym.value || coalesce(':' || n.line, '') AS name, mod.value AS moduleName
     FROM nodes AS n
     LEFT JOIN StringIds AS sym ON sym.id = n.symbol
     LEFT JOIN StringIds AS mod ON mod.id = n.module
@@ -94,7 +117,8 @@ SELECT
   p.pid AS "PID",
   (SELECT name FROM PROCESSES WHERE globalPid = p.globalPid ORDER BY rowid DESC LIMIT 1)
     AS "Process",
-  -- the function, indented two spaces per level below the outermost frame
+  -- the function (and ":line" with lines), indented two spaces per level below the outermost
+  -- frame
   printf('%*s', n.level * 2, '') || coalesce(n.name, '') AS "Function",
   -- the binary's path, or the Python source file's
   n.moduleName AS "Module"

@@ -126,6 +126,22 @@ TEST_CASE("cpu_sample_tree lists the call tree depth first - cut at 1 % by defau
                  {"60.0", "3", "3", "2000", "trainer", "  compute", "/usr/bin/trainer"}});
 }
 
+TEST_CASE("cpu_sample_tree with lines has a node per Python frame and line",
+          "[stats][cpu_samples]") {
+  // Trainer.train called Trainer.step from line 10 and load_batch from line 12: two nodes.
+  const std::string report = MakeCpuSampleReport("tree_lines");
+  CHECK(RunWithOptions(report, "cpu_sample_tree", {"tid=1234", "lines"}) ==
+        TextRows{
+            kTreeColumns,
+            {"100.0", "10", "0", "1234", "python", "main", "/usr/bin/python3.12"},
+            {"70.0", "7", "0", "1234", "python", "  Trainer.train:10", "/w/train.py"},
+            {"70.0", "7", "0", "1234", "python", "    Trainer.step:20", "/w/train.py"},
+            {"70.0", "7", "7", "1234", "python", "      matmul", "/usr/lib/libtorch.so"},
+            {"30.0", "3", "0", "1234", "python", "  Trainer.train:12", "/w/train.py"},
+            {"30.0", "3", "0", "1234", "python", "    load_batch:5", "/w/data.py"},
+            {"30.0", "3", "3", "1234", "python", "      0x7f0000001234", "/usr/lib/libcuda.so.1"}});
+}
+
 TEST_CASE("CPU sample reports without samples have no rows", "[stats][cpu_samples]") {
   const std::string empty =
       MakeReport("cpu_samples_empty", {"COMPOSITE_EVENTS", "SAMPLING_CALLCHAINS"}, "SELECT 1;");
