@@ -80,11 +80,7 @@ class InputCopier {
       : out_(out), session_(session), outcome_(outcome) {}
 
   Status Copy(const MergeInput& input, int64_t offset_ns) {
-    storage::Statement attach;
-    const std::string sql = std::string("ATTACH DATABASE ?1 AS ") + kInputSchema;
-    PROF_RETURN_IF_ERROR(out_->Prepare(sql, &attach));
-    attach.BindText(1, std::string_view(input.path));
-    PROF_RETURN_IF_ERROR(attach.Run());
+    PROF_RETURN_IF_ERROR(out_->AttachReadOnly(input.path, kInputSchema));
     Status copied = CopyAttached(input, offset_ns);
     const Status detached = out_->Exec(std::string("DETACH DATABASE ") + kInputSchema);
     return copied.ok() ? detached : copied;
@@ -94,6 +90,7 @@ class InputCopier {
   Status CopyAttached(const MergeInput& input, int64_t offset_ns) {
     storage::Transaction transaction;
     PROF_RETURN_IF_ERROR(storage::Transaction::Begin(out_, &transaction));
+    PROF_RETURN_IF_ERROR(CheckPlainData(out_, kInputSchema, input.path));
     PROF_RETURN_IF_ERROR(MapInputStrings(out_, kInputSchema));
     PROF_RETURN_IF_ERROR(MapInputMetricTypes(out_, kInputSchema, inputs_copied_++));
     PROF_RETURN_IF_ERROR(session_->AddInput(kInputSchema, offset_ns));

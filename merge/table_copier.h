@@ -4,9 +4,11 @@
 // table the serialized GlobalIds (columns globalPid, globalTid, endGlobalTid) given the input's
 // bits 63..48 when it has its own (merge_inputs.h), CPU sample ids shifted by the input's offset.
 //
-// The first input that has the table creates it in the output with that input's own CREATE
-// TABLE (so nsys-only columns survive). A later input may lack columns (left NULL); a column the
-// output lacks is an error naming the table and the files.
+// The first input that has the table creates it in the output: from prof's own definition of the
+// table plus the input's columns that definition lacks (so nsys-only columns survive), or, for a
+// table prof does not define, from the input's column list. An input's schema text is never run.
+// A later input may lack columns (left NULL); a column the output lacks is an error naming the
+// table and the files.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,11 @@ struct TableSource {
 };
 
 Status CopyTable(storage::Database* out, const TableSource& source, const TablePlan& plan);
+
+// Refuses an attached input (one line naming `input_path`) whose tables are not plain data: a
+// virtual table (reading it runs its module) or a generated column (reading it runs its
+// expression). Before anything else of the input is read.
+Status CheckPlainData(storage::Database* out, std::string_view schema, std::string_view input_path);
 
 // The offset that moves the sample ids of attached input `schema` past every sample id the
 // output already has (kSampleIdTables): the output's largest + 1 - the input's smallest; 0 when

@@ -52,9 +52,9 @@ std::string SqlExcerpt(std::string_view sql) {
   return excerpt;
 }
 
-// A read-only file URI; immutable: SQLite then takes no locks and creates no -wal, -shm or
-// -journal file beside the report, whatever its header says, so reading writes nothing.
-std::string ReadOnlyFileUri(const std::string& path, bool immutable) {
+// `path` as a file URI with `query`: URIs are how a read-only open is asked for, and the only form
+// in which SQLite takes a file name literally once a connection interprets URIs.
+std::string FileUri(const std::string& path, const char* query) {
   std::string uri = "file:";
   for (unsigned char c : path) {
     if (std::isalnum(c) || std::strchr("/-._~", c) != nullptr) {
@@ -65,7 +65,20 @@ std::string ReadOnlyFileUri(const std::string& path, bool immutable) {
       uri += escaped;
     }
   }
-  return uri + (immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+  return uri + query;
+}
+
+// A non-empty write-ahead log beside the file holds committed changes the file does not have yet
+// (a WAL-mode writer still open, or killed): only a normal, not immutable, open reads them.
+bool HasWriteAheadLog(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::file_size(path + "-wal", error) > 0 && !error;
+}
+
+// A read-only file URI; immutable: SQLite then takes no locks and creates no -wal, -shm or
+// -journal file beside the report, whatever its header says, so reading writes nothing.
+std::string ReadOnlyFileUri(const std::string& path) {
+  return FileUri(path, HasWriteAheadLog(path) ? "?mode=ro" : "?mode=ro&immutable=1");
 }
 
 }  // namespace
@@ -116,12 +129,8 @@ Status Database::Open(const std::string& path, const std::string& filename, int 
 
 Status Database::OpenReadOnly(const std::string& path, Database* out) {
   PROF_RETURN_IF_ERROR(CheckReadableDatabaseFile(path));
-  // A non-empty write-ahead log beside the file holds committed changes the file does not have
-  // yet (a WAL-mode writer still open, or killed): only a normal, not immutable, open reads them.
-  std::error_code error;
-  const bool has_log = std::filesystem::file_size(path + "-wal", error) > 0 && !error;
   Database db;
-  PROF_RETURN_IF_ERROR(Open(path, ReadOnlyFileUri(path, !has_log),
+  PROF_RETURN_IF_ERROR(Open(path, ReadOnlyFileUri(path),
                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, &db));
   // A report is untrusted input: its own views could run any amount of work (a recursive view
   // that never ends) under a table's name, and its schema must not call prof's SQL functions.
@@ -137,7 +146,30 @@ Status Database::OpenReadOnly(const std::string& path, Database* out) {
 }
 
 Status Database::OpenReadWrite(const std::string& path, Database* out) {
-  return Open(path, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, out);
+  // Through a URI so that the connection interprets the URIs AttachReadOnly gives ATTACH.
+  const std::string filename = path == ":memory:" ? path : FileUri(path, "?mode=rwc");
+  return Open(path, filename,
+              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+              out);
+}
+
+Status Database::AttachReadOnly(const std::string& path, std::string_view schema) {
+  PROF_RETURN_IF_ERROR(CheckReadableDatabaseFile(path));
+  // The report's schema is text from elsewhere: nothing in it may run (a trigger, a view's query,
+  // a generated column's or a default's non-innocuous function), here or later.
+  sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+  sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+  sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  Statement attach;
+  PROF_RETURN_IF_ERROR(Prepare("ATTACH DATABASE ?1 AS ?2", &attach));
+  const std::string uri = ReadOnlyFileUri(path);
+  attach.BindText(1, std::string_view(uri));
+  attach.BindText(2, schema);
+  if (Status status = attach.Run(); !status.ok()) {
+    return Status::Error("cannot read " + path + ": " + ErrorText());
+  }
+  return Status::Ok();
 }
 
 Status Database::Exec(std::string_view sql) {
