@@ -30,7 +30,10 @@ enum class ProblemScope { kPerProcess, kSession };
   X(kCudaDroppedRecords, "cuda_dropped_records", kDataLoss, kSession,                             \
     "GPU activity records were dropped by CUPTI (no buffer available)")                           \
   X(kCpuSamplesLost, "cpu_samples_lost", kDataLoss, kSession,                                     \
-    "CPU samples were dropped by the kernel: prof's sampling buffers were full")                  \
+    "CPU samples were dropped by the kernel before they reached prof's sampling buffers")         \
+  X(kPerfRecordsLost, "perf_records_lost", kDataLoss, kSession,                                   \
+    "records of the kernel's sampling buffers (CPU samples, context switches, thread and "        \
+    "mapping events) were dropped: the buffers were full (prof could not keep up)")               \
   X(kGpuMetricSamplesLost, "gpu_metric_samples_lost", kDataLoss, kSession,                        \
     "GPU metric samples were dropped by the GPU: its sampling buffer was full")                   \
   X(kUnknownRecords, "unknown_records", kError, kSession,                                         \

@@ -296,7 +296,7 @@ struct LauncherSamplers {
     if (cpu != nullptr) cpu->Stop();
     if (gpu != nullptr) gpu->Stop();
     Import();
-    if (cpu != nullptr) importer->CountLostCpuSamples(cpu->lost_samples());
+    if (cpu != nullptr) importer->CountLostCpuSamples(cpu->lost_samples(), cpu->lost_records());
     if (gpu != nullptr) importer->CountLostGpuMetricSamples(gpu->lost_samples());
   }
 };

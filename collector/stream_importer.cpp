@@ -49,6 +49,7 @@ DataProblemCounts StreamImporter::DataProblems() const {
   counts[DataProblem::kBrokenStreams] = broken_streams_ + processes_.processes_without_rings();
   counts[DataProblem::kCudaDroppedRecords] = cuda_.dropped_records();
   counts[DataProblem::kCpuSamplesLost] = lost_cpu_samples_;
+  counts[DataProblem::kPerfRecordsLost] = lost_perf_records_;
   counts[DataProblem::kGpuMetricSamplesLost] = lost_gpu_metric_samples_;
   counts[DataProblem::kUnknownRecords] = dispatcher_.unknown_records();
   // A CPU sample or an OS-runtime call whose size does not match its frame counts is malformed in

@@ -37,7 +37,11 @@ class StreamImporter : public StreamSink {
   // What went wrong with the data so far, counted by the dispatcher and the trackers.
   DataProblemCounts DataProblems() const;
   // CPU samples the kernel dropped (the launcher samples; no stream carries them).
-  void CountLostCpuSamples(uint64_t count) { lost_cpu_samples_ += count; }
+  // The CPU sampler's losses: samples the kernel dropped, and records of its rings it dropped.
+  void CountLostCpuSamples(uint64_t samples, uint64_t ring_records) {
+    lost_cpu_samples_ += samples;
+    lost_perf_records_ += ring_records;
+  }
   // GPU metric samples the hardware dropped (the launcher samples them too).
   void CountLostGpuMetricSamples(uint64_t count) { lost_gpu_metric_samples_ += count; }
   // A sampled GPU's TARGET_INFO_GPU row, unless a traced process described it (CudaTracker).
@@ -65,6 +69,7 @@ class StreamImporter : public StreamSink {
   TimerSampleTracker timer_samples_;
   uint64_t broken_streams_ = 0;
   uint64_t lost_cpu_samples_ = 0;
+  uint64_t lost_perf_records_ = 0;
   uint64_t lost_gpu_metric_samples_ = 0;
 };
 

@@ -140,7 +140,7 @@ void CpuSampler::OnTask(const perf::PerfTask& task) {
 void CpuSampler::OnMmap(const perf::PerfMmap& mmap) { resolver_.OnMmap(mmap); }
 
 void CpuSampler::OnLost(const perf::PerfLost& lost) {
-  lost_samples_.fetch_add(lost.lost, std::memory_order_relaxed);
+  (lost.samples ? lost_samples_ : lost_records_).fetch_add(lost.lost, std::memory_order_relaxed);
 }
 
 }  // namespace prof::collector

@@ -82,7 +82,10 @@ class CpuSampler : private perf::PerfRecordSink {
   // Moves what was resolved so far into *out (cleared first).
   void TakeReady(SamplerOutput* out);
 
-  // Samples the kernel dropped because a ring was full (perf's LOST records).
+  // Records the kernel dropped because a ring was full (perf's LOST records): samples, context
+  // switches, thread and mapping events alike, which the kernel does not tell apart.
+  uint64_t lost_records() const { return lost_records_.load(std::memory_order_relaxed); }
+  // Samples the kernel dropped before they reached a ring (perf's LOST_SAMPLES records).
   uint64_t lost_samples() const { return lost_samples_.load(std::memory_order_relaxed); }
 
  private:
@@ -112,6 +115,7 @@ class CpuSampler : private perf::PerfRecordSink {
   int wake_fd_ = -1;  // an eventfd: Stop() wakes the sampler's poll with it
   std::mutex mutex_;
   SamplerOutput ready_;  // guarded by mutex_
+  std::atomic<uint64_t> lost_records_{0};
   std::atomic<uint64_t> lost_samples_{0};
   std::thread thread_;
 };
