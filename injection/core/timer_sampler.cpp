@@ -24,6 +24,7 @@
 #include "injection/core/errno_kept.h"
 #include "injection/core/event_stream.h"
 #include "injection/core/frame_walk.h"
+#include "injection/core/sampling_signal.h"
 #include "injection/protocol/sample_records.h"
 #include "injection/python/python_interpreter.h"
 
@@ -109,10 +110,13 @@ void TakeSample(const siginfo_t* info, const void* context) {
 
 // Async-signal-safe (see the top of this file). Signals of the same number that no timer sent
 // (kill, sigqueue from elsewhere) are ignored.
-void OnSampleSignal(int /*signal*/, siginfo_t* info, void* context) {
+// Only timers send SI_TIMER; any other instance of the signal (kill, sigqueue) is the program's.
+void OnSampleSignal(int signal_number, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  if (info != nullptr && info->si_code == SI_TIMER && g_sampling.load(std::memory_order_relaxed)) {
-    TakeSample(info, context);
+  if (info != nullptr && info->si_code == SI_TIMER) {
+    if (g_sampling.load(std::memory_order_relaxed)) TakeSample(info, context);
+  } else {
+    DeliverToProgram(signal_number, info, context);
   }
   errno = saved_errno;
 }
@@ -175,7 +179,7 @@ int InstallHandler() {
     const int signal_number = SIGRTMAX - offset;
     if (signal_number < SIGRTMIN) continue;
     struct sigaction current {};
-    if (sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) {
+    if (NextSigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) {
       continue;
     }
     struct sigaction action {};
@@ -185,7 +189,7 @@ int InstallHandler() {
     // calls that may restart do.
     action.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&action.sa_mask);
-    if (sigaction(signal_number, &action, nullptr) == 0) return signal_number;
+    if (NextSigaction(signal_number, &action, nullptr) == 0) return signal_number;
   }
   return 0;
 }
@@ -225,6 +229,7 @@ bool InstallTimerSampling(uint32_t hz, bool python_frames) {
   if (pthread_key_create(&g_timer_key, OnThreadExit) != 0) return false;
   g_period_ns = 1'000'000'000ull / hz > 0 ? 1'000'000'000ull / hz : 1;
   g_signal = InstallHandler();
+  if (g_signal != 0) GuardSamplingSignal(g_signal);
   return g_signal != 0;
 }
 

@@ -14,6 +14,12 @@
 //   bench OUT N    sends itself N timer signals (si_code SI_TIMER) on prof's sampling signal from 10
 //                  frames deep, then N on a free signal with an empty handler; OUT: ns per signal of
 //                  each.
+//   reset OUT      resets every signal's disposition to SIG_DFL (signal(), sysv_signal() and
+//                  sigaction(), as daemons do), burns 300 ms, then handles every real-time signal
+//                  and sends each to itself with kill(); OUT: signals sent, handler calls, CPU
+//                  time, how many old actions sigaction reported as SIG_DFL then.
+//   foreign OUT    sends itself prof's sampling signal with kill(), its disposition never set by
+//                  the program: it dies of it, as it would without prof.
 // Burns are measured in the thread's CPU time, so they take as long on a loaded machine.
 #define _GNU_SOURCE
 #include <errno.h>
@@ -208,6 +214,56 @@ static int Errno(const char* path) {
   return 0;
 }
 
+static volatile sig_atomic_t handler_calls;
+
+static void CountingHandler(int signal_number) {
+  (void)signal_number;
+  ++handler_calls;
+}
+
+static int Reset(const char* path) {
+  for (int signal_number = 1; signal_number <= SIGRTMAX; ++signal_number) {
+    if (signal_number == SIGKILL || signal_number == SIGSTOP) continue;
+    signal(signal_number, SIG_DFL);
+    sysv_signal(signal_number, SIG_DFL);
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    action.sa_handler = SIG_DFL;
+    sigaction(signal_number, &action, NULL);
+  }
+  BurnMs(300);
+  const long long cpu_ns = CpuNs(CLOCK_PROCESS_CPUTIME_ID);
+  int sent = 0;
+  struct sigaction action;
+  memset(&action, 0, sizeof(action));
+  action.sa_handler = CountingHandler;
+  int old_default = 0;
+  for (int signal_number = SIGRTMIN; signal_number <= SIGRTMAX; ++signal_number) {
+    struct sigaction old_action;
+    if (sigaction(signal_number, &action, &old_action) != 0) return 1;
+    old_default += old_action.sa_handler == SIG_DFL;
+    kill(getpid(), signal_number);
+    ++sent;
+  }
+  FILE* out = Open(path);
+  fprintf(out, "sent %d\ncalls %d\ncpu_ns %lld\nold_default %d\n", sent, (int)handler_calls,
+          cpu_ns, old_default);
+  fclose(out);
+  return 0;
+}
+
+static int Foreign(const char* path) {
+  int handled = 0;
+  const int prof_signal = HandledSignal(&handled);
+  FILE* out = Open(path);
+  fprintf(out, "signal %d\n", prof_signal);
+  fclose(out);
+  if (prof_signal == 0) return 1;
+  kill(getpid(), prof_signal);
+  BurnMs(100);
+  return 0;
+}
+
 static void EmptyHandler(int signal_number, siginfo_t* info, void* context) {
   (void)signal_number;
   (void)info;
@@ -272,6 +328,8 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "sleep") == 0) return Sleep(path);
   if (strcmp(mode, "handlers") == 0) return Handlers(path);
   if (strcmp(mode, "errno") == 0) return Errno(path);
+  if (strcmp(mode, "reset") == 0) return Reset(path);
+  if (strcmp(mode, "foreign") == 0) return Foreign(path);
   if (strcmp(mode, "bench") == 0 && argc > 3) return Bench(path, atol(argv[3]));
   return 2;
 }

@@ -312,6 +312,32 @@ TEST_CASE("timer_sampling_hz 0 takes no samples and installs no handler", "[time
   CHECK(static_cast<int>(on.Value("signal")) >= SIGRTMIN);
 }
 
+TEST_CASE("a program that resets every signal is still sampled, and gets its own signals",
+          "[timer_sampling]") {
+  // Before the guard, the reset made the next timer tick kill the program (signal SIGRTMAX-7).
+  const uint32_t hz = 1000;
+  const Run run = RunSampled(hz, {"reset"}, prof::test::MakeTempDir("timer_reset"));
+  REQUIRE(run.status == 0);
+  const auto samples = run.SamplesOf(run.collected->pids.at(0));
+  const double expected = Expected(run.Value("cpu_ns"), hz);
+  INFO(samples.size() << " of ~" << expected);
+  CHECK(samples.size() >= 0.5 * expected);
+  CHECK(samples.size() <= 1.5 * expected);
+  // Every real-time signal it sent itself reached its handler, prof's sampling signal included,
+  // and sigaction told it what it had set (SIG_DFL), not prof's handler.
+  CHECK(run.Value("sent") == static_cast<uint64_t>(SIGRTMAX - SIGRTMIN + 1));
+  CHECK(run.Value("calls") == run.Value("sent"));
+  CHECK(run.Value("old_default") == run.Value("sent"));
+}
+
+TEST_CASE("prof's sampling signal sent by kill kills a program that never handled it",
+          "[timer_sampling]") {
+  const Run run = RunSampled(1000, {"foreign"}, prof::test::MakeTempDir("timer_foreign"));
+  REQUIRE(WIFSIGNALED(run.status));
+  CHECK(WTERMSIG(run.status) == static_cast<int>(run.Value("signal")));
+  CHECK(static_cast<int>(run.Value("signal")) >= SIGRTMIN);
+}
+
 TEST_CASE("errno survives the samples taken right after failing system calls", "[timer_sampling]") {
   const uint32_t hz = 1000;
   const Run run = RunSampled(hz, {"errno"}, prof::test::MakeTempDir("timer_errno"));
