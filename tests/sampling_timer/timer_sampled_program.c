@@ -246,8 +246,8 @@ static int Reset(const char* path) {
     ++sent;
   }
   FILE* out = Open(path);
-  fprintf(out, "sent %d\ncalls %d\ncpu_ns %lld\nold_default %d\n", sent, (int)handler_calls,
-          cpu_ns, old_default);
+  fprintf(out, "sent %d\ncalls %d\ncpu_ns %lld\nold_default %d\n", sent, (int)handler_calls, cpu_ns,
+          old_default);
   fclose(out);
   return 0;
 }
