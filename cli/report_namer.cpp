@@ -5,15 +5,27 @@
 #include <filesystem>
 
 #include "cli/output_path.h"
+#include "storage/report_writer.h"
 
 namespace prof::cli {
 namespace {
 
 using storage::ReportNameClaim;
 
+// Said before the new run's own partial report exists: the ones there are the killed runs'.
 void NoteTakeOver(ReportNameClaim::Outcome outcome, const std::string& path) {
-  if (outcome == ReportNameClaim::Outcome::kTakenOver) {
+  if (outcome != ReportNameClaim::Outcome::kTakenOver) return;
+  std::string kept;
+  for (const std::string& partial : storage::PartialReportsOf(path)) {
+    kept += (kept.empty() ? "" : ", ") + partial;
+  }
+  if (kept.empty()) {
     spdlog::info("taking over {}, left by a prof run that ended without writing it", path);
+  } else {
+    spdlog::info(
+        "taking over {}, left by a prof run that ended without finishing it; what that run "
+        "wrote stays in {}",
+        path, kept);
   }
 }
 

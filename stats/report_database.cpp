@@ -3,11 +3,14 @@
 #include <array>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "stats/duration_summary.h"
 #include "stats/nsys_report_file.h"
 #include "stats/parallel_groups.h"
 #include "stats/sql_statistics.h"
+#include "storage/report_name_claim.h"
+#include "storage/report_writer.h"
 
 namespace prof::stats {
 namespace {
@@ -31,11 +34,29 @@ Status RegisterReportFunctions(storage::Database* db) {
   return RegisterDurationSummary(db);
 }
 
+// A name a prof run claimed: its data, if any, is in the partial report beside it (a prof killed
+// by SLURM or the OOM killer leaves a readable one).
+Status PlaceholderError(const std::string& path) {
+  const std::vector<std::string> partials = storage::PartialReportsOf(path);
+  if (partials.empty()) {
+    return Status::Error(path +
+                         " holds no report yet: the prof profile that claimed it is still running, "
+                         "or was killed before it wrote anything");
+  }
+  std::string names;
+  for (const std::string& partial : partials) names += (names.empty() ? "" : ", ") + partial;
+  return Status::Error(path +
+                       " holds no report yet: the prof profile writing it is still running or was "
+                       "killed; what it wrote so far is in " +
+                       names + " (a report prof reads)");
+}
+
 }  // namespace
 
 Status OpenReportDatabase(const std::string& path, storage::Database* out) {
   storage::Database db;
   if (Status opened = storage::Database::OpenReadOnly(path, &db); !opened.ok()) {
+    if (storage::IsReportPlaceholder(path)) return PlaceholderError(path);
     return NsysReportFileError(path).value_or(std::move(opened));
   }
   PROF_RETURN_IF_ERROR(CheckIsReport(&db));

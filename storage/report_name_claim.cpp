@@ -45,6 +45,18 @@ Content ReadContent(int fd) {
                                                         : Content::kPlaceholderBeingCreated;
 }
 
+}  // namespace
+
+bool IsReportPlaceholder(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  const bool placeholder = ReadContent(fd) == Content::kPlaceholder;
+  close(fd);
+  return placeholder;
+}
+
+namespace {
+
 enum class Existing { kTakenOver, kExists, kBeingWritten, kBeingCreated, kChanged };
 
 // The name exists: a dead run's placeholder is taken over (*fd set, locked), anything else is

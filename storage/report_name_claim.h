@@ -24,6 +24,9 @@ namespace prof::storage {
 inline constexpr const char kReportPlaceholderText[] =
     "prof: a running prof profile has claimed this name; its report replaces this file\n";
 
+// Whether the file at `path` is a claim's placeholder: a running prof's, or one a killed prof left.
+bool IsReportPlaceholder(const std::string& path);
+
 class ReportNameClaim {
  public:
   enum class Outcome {

@@ -21,6 +21,8 @@
 //   thread crosses into storage.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -56,6 +58,13 @@ struct SessionInfo {
 // The directory of a report path ("." for a bare file name): where the report's temporary files
 // go, so that they use the disk the report is written to (/tmp may be memory).
 std::string ReportDirectory(const std::string& report_path);
+
+// Where a prof run of process `pid` writes the report `final_path` until it is finished: a
+// SQLite file in write-ahead-log mode (with `<partial>-wal` beside it), which a killed prof
+// leaves behind as a readable report of what it committed.
+std::string PartialReportPath(const std::string& final_path, pid_t pid);
+// The partial reports under `final_path`'s name that are there now, sorted (not their -wal files).
+std::vector<std::string> PartialReportsOf(const std::string& final_path);
 
 // Rows of one event table (TableSpec::event_noun) a writer was given.
 struct EventCount {

@@ -35,7 +35,8 @@ TEST_CASE("the report has a temporary name until Finish renames it", "[storage][
   auto writer = CreateWriter(path);
   writer->Add<kMetaDataCaptureTable>({"DEVICE_ID", "Local (CLI)"});
   REQUIRE(writer->Commit().ok());
-  CHECK(FileNames(dir) == Strings{PartialName()});
+  // The partial file and its write-ahead log; a finished report is one file.
+  CHECK(FileNames(dir) == Strings{PartialName(), PartialName() + "-wal"});
   FinishWriter(writer.get());
   CHECK(FileNames(dir) == Strings{"report.sqlite"});
   CHECK(QueryRows(path, "SELECT value FROM META_DATA_CAPTURE") == Rows{{"Local (CLI)"}});
