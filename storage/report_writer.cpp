@@ -165,6 +165,7 @@ class ReportWriter::Impl {
   // Commits the report's transaction and opens the next (the pipeline's writer thread).
   Status CommitRows();
   Status CloseAndRename();
+  Status KeepCommitted(const Status& failure);
   // Keeps the first failure; every later call becomes a no-op that Commit/Finish report.
   void Note(Status status) {
     if (!status.ok() && status_.ok()) status_ = std::move(status);
@@ -287,21 +288,46 @@ Status ReportWriter::Impl::Finish(const SessionInfo& session) {
   if (status.ok()) status = transaction_.Commit();
   if (status.ok()) status = db_.Exec(kFinishPragmas);
   if (status.ok()) status = CloseAndRename();
-  if (!status.ok()) {
-    Abandon();
-    return Status::Error("cannot write report " + final_path_ + ": " + status.message());
-  }
+  if (!status.ok()) return KeepCommitted(status);
   done_ = true;
   return Status::Ok();
 }
 
 Status ReportWriter::Impl::CloseAndRename() {
   db_.Close();
+  // Another database's log under the final name would be read as this report's.
+  for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+    std::remove((final_path_ + suffix).c_str());
+  }
+  const std::string log = partial_path_ + "-wal";
+  if (access(log.c_str(), F_OK) == 0 &&
+      std::rename(log.c_str(), (final_path_ + "-wal").c_str()) != 0) {
+    return Status::Error("cannot rename " + log + ": " + std::strerror(errno));
+  }
+  std::remove((partial_path_ + "-shm").c_str());
   if (std::rename(partial_path_.c_str(), final_path_.c_str()) != 0) {
     return Status::Error("cannot rename " + partial_path_ + ": " + std::strerror(errno));
   }
   claim_.reset();  // the report replaced the placeholder: nothing of the claim is left to remove
   return Status::Ok();
+}
+
+// A full disk, a file-size limit: what the last successful commit holds is a valid report (the
+// write-ahead log keeps a failed commit out), so it goes under the final name rather than away.
+Status ReportWriter::Impl::KeepCommitted(const Status& failure) {
+  done_ = true;
+  batches_.Cancel();
+  pipeline_.Cancel();
+  transaction_ = Transaction();  // rolls back what was not committed
+  // Copies the log into the file where there is room; else the log goes along with the file.
+  (void)db_.Exec(kFinishPragmas);
+  const std::string message = "cannot write report " + final_path_ + ": " + failure.message();
+  if (Status kept = CloseAndRename(); !kept.ok()) {
+    RemoveWithLog(partial_path_);
+    claim_.reset();
+    return Status::Error(message + "; nothing was kept (" + kept.message() + ")");
+  }
+  return Status::Error(message + "; it keeps what was written until then");
 }
 
 void ReportWriter::Impl::Abandon() {

@@ -2,9 +2,10 @@
 //
 // Contract:
 // - Create() writes to `<final_path>.partial-<pid>` (a temporary name in the same directory) and
-//   Finish() renames it into place only once complete, so a crashed or interrupted prof never
-//   leaves a half-written report under the final name. Abandon() (or destruction without Finish)
-//   deletes it. The writer may own the claim on the final name (report_name_claim.h): it ends the
+//   Finish() renames it into place once complete, so a crashed or killed prof never leaves a
+//   half-written report under the final name (its partial file is a report as of its last commit:
+//   write-ahead log). When writing fails (a full disk), Finish() puts what was committed under the
+//   final name instead and says so. Abandon() (or destruction without Finish) deletes it. The writer may own the claim on the final name (report_name_claim.h): it ends the
 //   claim once the report is renamed over the placeholder, or abandoned.
 // - Rows are buffered in one open transaction, committed every kCommitRows rows or when Commit() is
 //   called (the collector commits about once a second), so the report is written while the program
@@ -114,9 +115,10 @@ class ReportWriter {
   // The rows given so far to each event table that has some, in ReportTables order.
   std::vector<EventCount> EventCounts() const;
   // Writes TARGET_INFO_SESSION_START_TIME, PROF_SESSION, PROCESSES, ThreadNames and indexes,
-  // commits, closes and renames the file into place. On failure the temporary file is deleted and
-  // the Status names the first error (an Add* failure included: Add* keep the first error and
-  // ignore later rows, and Commit() reports it too).
+  // commits, closes and renames the file into place. On failure what was committed until then is
+  // renamed into place all the same (with its -wal file when it could not be copied in) and the
+  // Status names the first error (an Add* failure included: Add* keep the first error and ignore
+  // later rows, and Commit() reports it too) and says that the report keeps what fit.
   Status Finish(const SessionInfo& session);
   // Deletes the temporary file.
   void Abandon();
