@@ -172,6 +172,33 @@ TEST_CASE("a view that never ends under a table's name is refused, not run", "[r
   }
 }
 
+TEST_CASE("one huge string that many rows name is cut when read", "[robustness]") {
+  // 4 MB named by 100 NVTX ranges: read whole, the export alone would write 400 MB.
+  const std::string dir = prof::test::MakeTempDir("huge_string");
+  const std::string report = dir + "/huge.sqlite";
+  fs::copy_file(WriteValidReport("huge_string_valid"), report);
+  ExecSql(report,
+          "INSERT INTO StringIds (id, value) VALUES (424242, printf('%.*c', 4000000, 'x'));"
+          "UPDATE NVTX_EVENTS SET textId = 424242, text = NULL;"
+          "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 99) "
+          "INSERT INTO NVTX_EVENTS (start, end, eventType, globalTid, textId) "
+          "SELECT start + i, end + i, eventType, globalTid, textId FROM NVTX_EVENTS, n;");
+  const CommandResult exported = RunCommand({"timeout", "120", ProfBinary(), "export", "--type",
+                                             "chrome", "-o", dir + "/t.json", report});
+  INFO(exported.err);
+  REQUIRE(exported.exit_code == 0);
+  const std::string json = ReadBytes(dir + "/t.json");
+  // Each of the 100 names is the string's first 65,536 characters.
+  CHECK(json.size() < 100 * 65536 + (1 << 20));
+  CHECK(json.find(std::string(65536, 'x')) != std::string::npos);
+  CHECK(json.find(std::string(65537, 'x')) == std::string::npos);
+  const CommandResult trace = RunCommand({"timeout", "120", ProfBinary(), "stats", "-r",
+                                          "nvtx_pushpop_trace", "--format", "csv", report});
+  REQUIRE(trace.exit_code == 0);
+  CHECK(trace.out.size() < 2 * 100 * 65536 + (1 << 20));  // Name and NameTree
+  CHECK(trace.out.find(std::string(65537, 'x')) == std::string::npos);
+}
+
 TEST_CASE("readers name the system's reason when a report cannot be opened", "[robustness]") {
   const std::string dir = prof::test::MakeTempDir("unopenable");
   const std::string not_a_directory = Reports().valid + "/r.sqlite";
