@@ -56,6 +56,11 @@ void CheckEndedByDeath(const std::string& report) {
 // No data problem: the only DIAGNOSTIC_EVENT rows allowed say which process a signal killed.
 void CheckNothingLost(const std::string& report) {
   if (Number(report, "SELECT count(*) FROM sqlite_master WHERE name = 'DIAGNOSTIC_EVENT'") != 0) {
+    std::string diagnostics;
+    for (const auto& row : QueryRows(report, "SELECT text FROM DIAGNOSTIC_EVENT")) {
+      diagnostics += row[0] + "\n";
+    }
+    INFO("DIAGNOSTIC_EVENT:\n" << diagnostics);
     CHECK(Number(report,
                  "SELECT count(*) FROM DIAGNOSTIC_EVENT WHERE text NOT LIKE 'this process was "
                  "killed by SIG%'") == 0);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <cstdlib>
@@ -77,7 +78,15 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::string
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
 
   std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
+  // An entry of `env` replaces the inherited variable of its name (getenv finds the first).
+  const auto overridden = [&](const std::string& entry) {
+    const std::string name = entry.substr(0, entry.find('=') + 1);
+    return std::any_of(env.begin(), env.end(),
+                       [&](const std::string& added) { return added.rfind(name, 0) == 0; });
+  };
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (!overridden(*e)) env_strings.emplace_back(*e);
+  }
   env_strings.insert(env_strings.end(), env.begin(), env.end());
   std::vector<char*> env_ptrs, arg_ptrs;
   for (auto& s : env_strings) env_ptrs.push_back(s.data());

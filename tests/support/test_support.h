@@ -14,7 +14,8 @@ struct CommandResult {
 };
 
 // Runs argv[0] (searched in PATH) with `argv`, feeding `stdin_data`, and collects its output.
-// `env` entries ("A=B") are added to the inherited environment.
+// `env` entries ("A=B") are added to the inherited environment, replacing a variable of the same
+// name.
 CommandResult RunCommand(const std::vector<std::string>& argv, const std::string& stdin_data = "",
                          const std::vector<std::string>& env = {});
 
