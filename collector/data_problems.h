@@ -23,6 +23,9 @@ enum class ProblemScope { kPerProcess, kSession };
 #define PROF_DATA_PROBLEMS(X)                                                                     \
   X(kDroppedRecords, "dropped_records", kDataLoss, kPerProcess,                                   \
     "records were dropped in the program: its threads' rings were full (prof could not keep up)") \
+  X(kRecordsWithoutRing, "records_without_ring", kDataLoss, kPerProcess,                          \
+    "records were dropped in the program: their threads could get no ring (1,024 threads "        \
+    "recording at once, or no shared memory left for a new segment: kernel.shmmni, shmall)")      \
   X(kTornRecords, "torn_records", kDataLoss, kPerProcess,                                         \
     "records were cut by the death of the process writing them")                                  \
   X(kBrokenStreams, "broken_streams", kDataLoss, kPerProcess,                                     \

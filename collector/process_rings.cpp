@@ -55,6 +55,7 @@ bool ProcessRings::AddSegment(int segment_id, uint32_t ring_count, uint32_t pid,
     *error = "a ring segment of another prof version";
     return false;
   }
+  pid_ = pid;
   Segment segment;
   segment.base = base;
   segment.id = segment_id;
@@ -117,13 +118,35 @@ size_t ProcessRings::AppendOpenRanges(const ThreadRing& ring, char* out,
   return offset;
 }
 
+size_t ProcessRings::AdoptPublishedSegments(char* out) {
+  if (segments_.empty() || adopting_refused_) return 0;
+  const auto* first = static_cast<const protocol::RingSegmentHeader*>(segments_.front().base);
+  while (segments_.size() < protocol::kMaxRingSegments) {
+    const int32_t published =
+        first->later_segment_ids[segments_.size() - 1].load(std::memory_order_acquire);
+    if (published <= 0) return 0;
+    std::string refusal;
+    if (!AddSegment(published - 1, protocol::kRingsPerSegment, pid_, &refusal)) {
+      adopting_refused_ = true;
+      protocol::RingSegmentRecord record{};
+      record.header = {RecordKind::kRingSegment, sizeof(record), 0, protocol::MonotonicNowNs()};
+      record.segment_id = -EPERM;
+      record.ring_count = protocol::kRingsPerSegment;
+      std::memcpy(out, &record, sizeof(record));
+      return sizeof(record);
+    }
+  }
+  return 0;
+}
+
 size_t ProcessRings::Drain(char* out, size_t capacity) {
   constexpr size_t kLossBytes = sizeof(protocol::DroppedRecordsRecord);
-  size_t used = 0;
+  size_t used = AdoptPublishedSegments(out);
   if (!segments_.empty()) {
     auto* first = static_cast<protocol::RingSegmentHeader*>(segments_.front().base);
     const uint64_t dropped = first->dropped_without_ring.load(std::memory_order_relaxed);
-    used += AppendLoss(out, RecordKind::kDroppedRecords, 0, dropped - dropped_without_ring_seen_);
+    used += AppendLoss(out + used, RecordKind::kRecordsWithoutRing, 0,
+                       dropped - dropped_without_ring_seen_);
     dropped_without_ring_seen_ = dropped;
   }
   size_t total_rings = 0;

@@ -1,6 +1,6 @@
 // The launcher's view of one traced process's thread rings (injection/protocol/thread_ring.h):
-// the shared-memory segments the process announced over its socket, attached here too, drained
-// into the process's record stream.
+// the shared-memory segment the process announced over its socket and the later ones it published
+// in that segment's header, attached here too, drained into the process's record stream.
 //
 // Contract:
 // - Drain() appends whole records only, so its output can go between any two records of the
@@ -34,7 +34,8 @@ class ProcessRings {
   ProcessRings& operator=(const ProcessRings&) = delete;
 
   // Attaches the System V shared memory segment `segment_id`, announced with `ring_count` rings
-  // by process `pid`. False with `*error` set when it is not such a segment.
+  // by process `pid`: its first. False with `*error` set when it is not such a segment. The later
+  // ones are attached by Drain() as the process publishes them.
   bool AddSegment(int segment_id, uint32_t ring_count, uint32_t pid, std::string* error);
 
   // No thread of the process can write any more: it exited normally (`died` false) or died at
@@ -44,6 +45,9 @@ class ProcessRings {
 
   // Copies published records (and the records above) into `out`, at most `capacity` bytes,
   // which must be at least kMinDrainCapacity. Returns the byte count; 0 when nothing is left.
+  // Attaches the segments the process published since; a published segment that is not the
+  // process's own ends the adopting and is told as a failed kRingSegment record (its threads'
+  // records cannot be read).
   size_t Drain(char* out, size_t capacity);
 
   // Whether a process other than the launcher still has one of these segments attached: false
@@ -73,6 +77,8 @@ class ProcessRings {
     std::vector<uint64_t> dropped_seen;  // per ring
   };
 
+  // Attaches the later segments published in the first one; appends the refusal to `out`.
+  size_t AdoptPublishedSegments(char* out);
   // Appends a loss record for `count` records (no-op for 0).
   static size_t AppendLoss(char* out, protocol::RecordKind kind, uint32_t tid, uint64_t count);
   // The ring at `index` across all segments.
@@ -84,6 +90,8 @@ class ProcessRings {
   std::vector<Segment> segments_;
   // Where the next Drain() starts, so that one busy ring does not starve the others.
   size_t next_ring_ = 0;
+  uint32_t pid_ = 0;               // the process's, from its first segment
+  bool adopting_refused_ = false;  // a published segment was not the process's: none after it
   uint64_t dropped_without_ring_seen_ = 0;
   bool ended_ = false;
   bool died_ = false;

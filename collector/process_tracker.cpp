@@ -42,6 +42,15 @@ void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
                          stream_losses_[process.stream_id].dropped += dropped.dropped;
                          NoteLoss(process, "prof could not keep up");
                        });
+  dispatcher->Register(protocol::RecordKind::kRecordsWithoutRing,
+                       sizeof(protocol::RecordsWithoutRingRecord),
+                       [this](const ProcessStream& process, const protocol::RecordHeader& record) {
+                         protocol::RecordsWithoutRingRecord lost;
+                         std::memcpy(&lost, &record, sizeof(lost));
+                         records_without_ring_ += lost.dropped;
+                         stream_losses_[process.stream_id].without_ring += lost.dropped;
+                         NoteLoss(process, kWithoutRingCause);
+                       });
   dispatcher->Register(protocol::RecordKind::kTornRecords, sizeof(protocol::TornRecordsRecord),
                        [this](const ProcessStream& process, const protocol::RecordHeader& record) {
                          protocol::TornRecordsRecord torn;
@@ -119,6 +128,13 @@ void ProcessTracker::OnStreamEnd(const ProcessStream& process, const std::string
              "(prof could not keep up)",
          process.GlobalPid()});
   }
+  if (losses.without_ring > 0) {
+    writer_->Add<storage::kDiagnosticEventTable>(
+        {end_time,
+         "prof lost " + std::to_string(losses.without_ring) +
+             " records of this process: " + kWithoutRingCause,
+         process.GlobalPid()});
+  }
   if (losses.torn > 0) {
     writer_->Add<storage::kDiagnosticEventTable>(
         {end_time,
@@ -157,7 +173,8 @@ void ProcessTracker::NoteLoss(const ProcessStream& process, const char* why) {
   loss_noted_ = true;
   last_loss_note_ = now;
   spdlog::warn("warning: {} events lost so far; process {} ({}): {}",
-               dropped_records_ + torn_records_, process.pid, process.name, why);
+               dropped_records_ + records_without_ring_ + torn_records_, process.pid, process.name,
+               why);
 }
 
 }  // namespace prof::collector

@@ -45,6 +45,7 @@ DataProblemCounts StreamImporter::DataProblems() const {
   const CudaTrackerStats& cuda = cuda_.stats();
   DataProblemCounts counts;
   counts[DataProblem::kDroppedRecords] = processes_.dropped_records();
+  counts[DataProblem::kRecordsWithoutRing] = processes_.records_without_ring();
   counts[DataProblem::kTornRecords] = processes_.torn_records();
   counts[DataProblem::kBrokenStreams] = broken_streams_ + processes_.processes_without_rings();
   counts[DataProblem::kCudaDroppedRecords] = cuda_.dropped_records();

@@ -1,5 +1,6 @@
 #include "injection/core/ring_pool.h"
 
+#include <linux/futex.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <new>
 
 namespace prof::injection {
@@ -23,11 +25,16 @@ using ring_pool_detail::kMaxSegments;
 using ring_pool_detail::segments;
 
 SegmentAnnouncer g_announce = nullptr;
-// Held by the one thread that makes a new segment.
-std::atomic<bool> g_growing{false};
-// How long a thread waits for another one's new segment before dropping its record.
-constexpr int kGrowWaitChecks = 2000;
-constexpr long kGrowWaitIntervalNs = 50'000;
+// 1 while the one thread that makes a new segment does; the others sleep on it (a futex) until it
+// is done. Sleeping, not polling: 1,000 threads starting at once on 2 cores polled the maker off
+// the CPU, and some gave up (records_without_ring) after 100 ms.
+std::atomic<int> g_growing{0};
+static_assert(sizeof(std::atomic<int>) == sizeof(int));
+// How long a thread waits for other threads' new segments before dropping its record: rounds of
+// at most 10 ms (one round per segment another thread made, as the 16 rings of each go to the
+// first threads that look), 2 s at most if a maker never finishes.
+constexpr int kGrowWaitRounds = 200;
+constexpr long kGrowWaitRoundNs = 10'000'000;
 
 // Raw system calls throughout: the libc wrappers may be interposed by the OS-runtime tracer.
 //
@@ -37,7 +44,8 @@ constexpr long kGrowWaitIntervalNs = 50'000;
 // this process: a process that dies before the launcher attached its segment would otherwise take
 // the segment, and its records, with it.
 // Sets *error to the errno of a System V call that failed, or to -1 when the launcher was not told.
-void* AttachNewSegment(int* error) {
+// `index` 0 is announced on the socket, later ones published in the first segment.
+void* AttachNewSegment(uint32_t index, int* error) {
   const size_t bytes = protocol::RingSegmentBytes(protocol::kRingsPerSegment);
   const long id = syscall(SYS_shmget, IPC_PRIVATE, bytes, IPC_CREAT | IPC_EXCL | 0600);
   if (id < 0) {
@@ -60,6 +68,12 @@ void* AttachNewSegment(int* error) {
   header->magic = protocol::kRingSegmentMagic;
   header->version = protocol::kRingSegmentVersion;
   header->ring_count = protocol::kRingsPerSegment;
+  if (index > 0) {
+    auto* first = static_cast<RingSegmentHeader*>(segments[0].load(std::memory_order_acquire));
+    first->later_segment_ids[index - 1].store(static_cast<int32_t>(id) + 1,
+                                              std::memory_order_release);
+    return segment;
+  }
   if (!g_announce(static_cast<int>(id), protocol::kRingsPerSegment)) {
     *error = -1;
     syscall(SYS_shmctl, id, IPC_RMID, nullptr);  // no launcher will
@@ -92,19 +106,23 @@ ThreadRing* ClaimIn(void* segment, uint32_t tid) {
 // Adds a segment after the last one unless another thread is doing so; true when the caller
 // should look for a free ring again.
 bool Grow(uint32_t segment_count) {
-  if (g_growing.exchange(true, std::memory_order_acquire)) {
-    const timespec interval{0, kGrowWaitIntervalNs};
-    syscall(SYS_nanosleep, &interval, nullptr);
+  int idle = 0;
+  if (!g_growing.compare_exchange_strong(idle, 1, std::memory_order_acquire)) {
+    const timespec round{0, kGrowWaitRoundNs};
+    syscall(SYS_futex, reinterpret_cast<int*>(&g_growing), FUTEX_WAIT_PRIVATE, 1, &round, nullptr,
+            0);
     return true;
   }
   bool grown = false;
   if (segments[segment_count].load(std::memory_order_acquire) != nullptr) {
     grown = true;  // another thread added it meanwhile
-  } else if (int error = 0; void* segment = AttachNewSegment(&error)) {
+  } else if (int error = 0; void* segment = AttachNewSegment(segment_count, &error)) {
     segments[segment_count].store(segment, std::memory_order_release);
     grown = true;
   }
-  g_growing.store(false, std::memory_order_release);
+  g_growing.store(0, std::memory_order_release);
+  syscall(SYS_futex, reinterpret_cast<int*>(&g_growing), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr,
+          nullptr, 0);
   return grown;
 }
 
@@ -113,7 +131,7 @@ bool Grow(uint32_t segment_count) {
 int StartRingPool(SegmentAnnouncer announce) {
   g_announce = announce;
   int error = 0;
-  void* segment = AttachNewSegment(&error);
+  void* segment = AttachNewSegment(0, &error);
   if (segment == nullptr) return error;
   segments[0].store(segment, std::memory_order_release);
   return 0;
@@ -126,7 +144,7 @@ void MarkRingPoolExiting() {
 }
 
 ThreadRing* AcquireRing(uint32_t tid) {
-  for (int attempt = 0; attempt < kGrowWaitChecks; ++attempt) {
+  for (int attempt = 0; attempt < kGrowWaitRounds; ++attempt) {
     uint32_t count = 0;
     for (; count < kMaxSegments; ++count) {
       void* segment = segments[count].load(std::memory_order_acquire);
@@ -157,7 +175,7 @@ void ForgetInheritedRings() {
               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
     }
   }
-  g_growing.store(false, std::memory_order_relaxed);
+  g_growing.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace prof::injection

@@ -2,8 +2,10 @@
 // they live in.
 //
 // Each segment is a System V shared memory segment the launcher attaches too; the pool makes one
-// when the process's stream starts and another whenever every ring is taken, and hands each to
-// `announce` (which sends its id to the launcher) before any ring of it is used. Rings of exited
+// when the process's stream starts, hands it to `announce` (which sends its id to the launcher),
+// and makes another whenever every ring is taken, published in the first segment's header
+// (RingSegmentHeader::later_segment_ids) before any ring of it is used: growing needs no
+// descriptor. Rings of exited
 // threads are retired, drained once more by the launcher and then reused, so memory stays bounded
 // by the peak number of live threads that emit.
 #pragma once
@@ -45,7 +47,7 @@ void ForEachRing(Visit visit);
 void ForgetInheritedRings();
 
 namespace ring_pool_detail {
-constexpr uint32_t kMaxSegments = 64;  // 1,024 live emitting threads
+constexpr uint32_t kMaxSegments = protocol::kMaxRingSegments;
 extern std::atomic<void*> segments[kMaxSegments];
 }  // namespace ring_pool_detail
 

@@ -132,6 +132,7 @@ enum class CaptureRole : uint8_t {
 constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
   switch (kind) {
     case RecordKind::kDroppedRecords:
+    case RecordKind::kRecordsWithoutRing:
     case RecordKind::kTornRecords:
     case RecordKind::kRingSegment:  // reaches the launcher's trackers only when it failed
     case RecordKind::kProcessExit:

@@ -41,6 +41,7 @@ enum class RecordKind : uint16_t {
   kDrainRequest = 7,
   kTornRecords = 8,
   kProcessKilled = 9,
+  kRecordsWithoutRing = 10,
   // OS runtime: 16..31.
   kOsrtCall = 16,
   // NVTX: 32..63.
@@ -126,6 +127,11 @@ struct DroppedRecordsRecord {
   uint64_t dropped;
 };
 static_assert(sizeof(DroppedRecordsRecord) == 24);
+
+// Made by the launcher from the first segment's dropped_without_ring counter, in the layout of
+// DroppedRecordsRecord: records lost because their thread could get no ring (1,024 threads
+// recording at once, or no shared memory for a new segment), since the last such record.
+using RecordsWithoutRingRecord = DroppedRecordsRecord;
 
 // Sent on the socket: the System V shared memory segment `segment_id` holds `ring_count` thread
 // rings the launcher attaches and drains. Consumed by the launcher's reader, except when there is

@@ -191,6 +191,11 @@ class alignas(4096) ThreadRing {
 // A segment: one System V shared memory segment of the traced process, a header page followed by
 // `ring_count` rings. The process announces each segment it makes with a kRingSegment record on
 // its socket.
+// Rings per segment: 512 MiB of address space, of which only what threads write becomes memory.
+inline constexpr uint32_t kRingsPerSegment = 16;
+// Segments per process: 1,024 threads that record at the same time.
+inline constexpr uint32_t kMaxRingSegments = 64;
+
 struct RingSegmentHeader {
   uint32_t magic;  // kRingSegmentMagic
   uint32_t version;
@@ -203,13 +208,17 @@ struct RingSegmentHeader {
   // could not say so on its socket (closed by the program, or full).
   std::atomic<uint32_t> exiting;
   uint32_t reserved2;
+  // In the first segment: the System V ids of the process's later segments in order, each plus
+  // one (0: not made yet), published before any of their rings is used. Only the first segment is
+  // announced on the socket; the launcher finds the others here, so a process grows without any
+  // descriptor (a program may close them all).
+  std::atomic<int32_t> later_segment_ids[kMaxRingSegments - 1];
 };
 
 inline constexpr uint32_t kRingSegmentMagic = 0x474e4952;  // "RING" little-endian
-inline constexpr uint32_t kRingSegmentVersion = 2;
+inline constexpr uint32_t kRingSegmentVersion = 3;
 inline constexpr size_t kRingSegmentHeaderBytes = 4096;
-// Rings per segment: 512 MiB of address space, of which only what threads write becomes memory.
-inline constexpr uint32_t kRingsPerSegment = 16;
+static_assert(sizeof(RingSegmentHeader) <= kRingSegmentHeaderBytes);
 
 constexpr size_t RingSegmentBytes(uint32_t ring_count) {
   return kRingSegmentHeaderBytes + size_t{ring_count} * sizeof(ThreadRing);

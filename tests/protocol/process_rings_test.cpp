@@ -126,19 +126,31 @@ TEST_CASE("a retired ring is drained, freed by the launcher and reused", "[rings
   CHECK(ring->owner_tid == 202);
 }
 
-TEST_CASE("a process with more threads than a segment's rings gets a second segment", "[rings]") {
+TEST_CASE("more threads than a segment's rings get segments published in the first, no socket",
+          "[rings]") {
   ProcessRings rings;
   StartPool(&rings);
+  // 63 more segments, all made with nothing announced: the launcher finds them as it drains.
+  const uint32_t threads = kMaxRingSegments * kRingsPerSegment;
   std::vector<ThreadRing*> taken;
-  for (uint32_t tid = 1; tid <= kRingsPerSegment + 1; ++tid) {
+  for (uint32_t tid = 1; tid <= threads; ++tid) {
     taken.push_back(prof::injection::AcquireRing(tid));
     REQUIRE(taken.back() != nullptr);
   }
-  REQUIRE(g_announced.size() == 2);
-  std::string error;
-  REQUIRE(rings.AddSegment(g_announced[1], kRingsPerSegment, kPid, &error));
+  CHECK(g_announced.size() == 1);
   for (uint64_t i = 0; i < taken.size(); ++i) REQUIRE(Append(taken[i], i));
-  CHECK(DrainAll(&rings).numbers.size() == kRingsPerSegment + 1);
+  const Drained drained = DrainAll(&rings);
+  CHECK(drained.numbers.size() == threads);
+  CHECK(drained.dropped == 0);
+  // Beyond the last segment a thread gets no ring, and its record is counted as such.
+  CHECK(prof::injection::AcquireRing(threads + 1) == nullptr);
+  std::vector<char> out(256 * 1024);
+  const size_t size = rings.Drain(out.data(), out.size());
+  REQUIRE(size == sizeof(RecordsWithoutRingRecord));
+  RecordsWithoutRingRecord lost;
+  std::memcpy(&lost, out.data(), sizeof(lost));
+  CHECK(lost.header.kind == RecordKind::kRecordsWithoutRing);
+  CHECK(lost.dropped == 1);
 }
 
 TEST_CASE("once the process is gone, a record cut while written is counted as torn", "[rings]") {

@@ -12,7 +12,10 @@
  *   death_program closefrom N     closefrom(3), the burst, closefrom(3) again, another burst,
  *                                 then _exit(0): 2N ranges
  *   death_program dup2 N          the burst, /dev/null dup2'ed over descriptors 3..1023, another
- *                                 burst, then exit(0): 2N ranges */
+ *                                 burst, then exit(0): 2N ranges
+ *   death_program threads N T     closefrom(3), then T threads, all alive at once, each emit the
+ *                                 burst; joined, then exit(0): T x N ranges
+ *   death_program threads_open N T  the same with the descriptors left open */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
@@ -31,6 +34,32 @@ static void Burst(void) {
     nvtxRangePushA("burst");
     nvtxRangePop();
   }
+}
+
+static pthread_barrier_t all_started;
+
+static void* BurstOnceAllStarted(void* unused) {
+  pthread_barrier_wait(&all_started);
+  Burst();
+  return unused;
+}
+
+/* T threads alive at once, so that each needs a ring of its own: 1,000 need 63 segments. */
+static int Threads(int closed, long threads) {
+  if (closed) closefrom(3);
+  pthread_t* ids = calloc((size_t)threads, sizeof(pthread_t));
+  if (ids == NULL || pthread_barrier_init(&all_started, NULL, (unsigned)threads) != 0) return 1;
+  for (long i = 0; i < threads; ++i) {
+    /* Small stacks: 1,000 threads of 8 MiB would reserve 8 GB of address space. */
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, 256 * 1024);
+    if (pthread_create(&ids[i], &attributes, BurstOnceAllStarted, NULL) != 0) return 1;
+    pthread_attr_destroy(&attributes);
+  }
+  for (long i = 0; i < threads; ++i) pthread_join(ids[i], NULL);
+  free(ids);
+  exit(0);
 }
 
 static void* BurstThenExit(void* unused) {
@@ -60,6 +89,8 @@ int main(int argc, char** argv) {
     waitpid(child, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   }
+  if (strcmp(mode, "threads") == 0 && argc > 3) return Threads(1, atol(argv[3]));
+  if (strcmp(mode, "threads_open") == 0 && argc > 3) return Threads(0, atol(argv[3]));
   if (strcmp(mode, "closefrom") == 0) {
     closefrom(3);
     Burst();
