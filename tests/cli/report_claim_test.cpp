@@ -374,12 +374,25 @@ TEST_CASE("a SIGKILLed prof leaves its placeholder - the next run takes the name
   const CommandResult killer = RunCommand({"bash", "-c", script}, "", {"TMPDIR=" + dir});
   CHECK(killer.exit_code == 137);
   CHECK(ReadFile(report) == kPlaceholder);
+  // What the killed prof committed: its partial report, which the next run names and keeps.
+  std::vector<std::string> partials;
+  for (const std::string& name : FilesIn(dir + "/runs")) {
+    if (name.rfind("killed.sqlite.partial-", 0) == 0 && name.find("-wal") == std::string::npos &&
+        name.find("-shm") == std::string::npos) {
+      partials.push_back(dir + "/runs/" + name);
+    }
+  }
+  REQUIRE(partials.size() == 1);
 
   const CommandResult taken =
       RunCommand({ProfBinary(), "profile", "-t", "none", "-o", dir + "/runs/killed", "sh", program,
                   "2", dir + "/started", dir, "0"});
   CHECK(taken.exit_code == 0);
-  CHECK(WithoutProgressNotes(taken.err) == TakeOverLines(report));
+  CHECK(WithoutProgressNotes(taken.err) ==
+        "prof: taking over " + report +
+            ", left by a prof run that ended without finishing it; what that run wrote stays in " +
+            partials[0] + "\nprof: report written to " + report + "\n");
+  CHECK(fs::exists(partials[0]));
   CHECK(RunOfReport(report) == "2");
 
   // The first program, untraced since its prof died, ends once released.
