@@ -24,9 +24,8 @@ namespace prof::storage {
 namespace {
 
 // Rows per transaction: large enough that commits cost nothing measurable, small enough that
-// SQLite's page cache stays bounded, that a killed prof loses at most this many rows, and that the
-// write-ahead log left to copy into the file when the report is finished stays ~10 MB.
-constexpr int64_t kCommitRows = 1 << 18;
+// SQLite's page cache stays bounded. (The pipeline's writer also commits after every chunk.)
+constexpr int64_t kCommitRows = 1 << 20;
 
 // Encoded rows waiting for the writer thread: 256 batches of 1,024 NVTX rows (~72 KB each in a
 // 128 KiB buffer), a fifth of a second of what an H200 host's writer inserts, on top of what the
