@@ -40,7 +40,7 @@ WITH domains AS (
 SELECT range.start, range.end, range.globalTid, range.eventType IN (59, 70)
 FROM main.NVTX_EVENTS AS range
 LEFT JOIN domains ON domains.domainId = range.domainId AND domains.process = range.globalTid >> 24
-LEFT JOIN main.StringIds AS name ON name.id = range.textId
+LEFT JOIN StringIds AS name ON name.id = range.textId
 WHERE range.eventType IN (59, 60, 70, 71) AND range.end IS NOT NULL
   AND coalesce(name.value, range.text) || coalesce('@' || domains.text, '') = ?
 ORDER BY range.start

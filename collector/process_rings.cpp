@@ -25,6 +25,21 @@ constexpr uint32_t kMaxRingsPerSegment = 1024;
 }  // namespace
 
 ProcessRings::~ProcessRings() {
+  if (!segments_.empty()) {
+    // The process may outlive this reader (--wait=primary, prof stopped): segments it publishes
+    // from now on it removes itself; the ones published before are removed here, unattached.
+    auto* first = static_cast<protocol::RingSegmentHeader*>(segments_.front().base);
+    first->launcher_gone.store(1);
+    for (size_t index = segments_.size(); index < protocol::kMaxRingSegments; ++index) {
+      const int32_t published = first->later_segment_ids[index - 1].load();
+      if (published <= 0) break;
+      shmid_ds status{};
+      if (shmctl(published - 1, IPC_STAT, &status) == 0 &&
+          status.shm_cpid == static_cast<pid_t>(pid_)) {
+        shmctl(published - 1, IPC_RMID, nullptr);
+      }
+    }
+  }
   for (const Segment& segment : segments_) shmdt(segment.base);
 }
 
@@ -44,17 +59,17 @@ bool ProcessRings::AddSegment(int segment_id, uint32_t ring_count, uint32_t pid,
     *error = std::string("cannot attach a ring segment: ") + std::strerror(errno);
     return false;
   }
+  const auto* header = static_cast<const protocol::RingSegmentHeader*>(base);
+  if (header->magic != protocol::kRingSegmentMagic ||
+      header->version != protocol::kRingSegmentVersion || header->ring_count != ring_count) {
+    shmdt(base);  // not removed: it may be any segment of the program's own
+    *error = "a ring segment of another prof version";
+    return false;
+  }
   // Attached: the segment now lives until its last detach, ours included, and then goes. (The
   // process leaves this to the launcher, so that its records outlive it even if it dies before
   // the launcher got here.)
   shmctl(segment_id, IPC_RMID, nullptr);
-  const auto* header = static_cast<const protocol::RingSegmentHeader*>(base);
-  if (header->magic != protocol::kRingSegmentMagic ||
-      header->version != protocol::kRingSegmentVersion || header->ring_count != ring_count) {
-    shmdt(base);
-    *error = "a ring segment of another prof version";
-    return false;
-  }
   pid_ = pid;
   Segment segment;
   segment.base = base;

@@ -179,13 +179,14 @@ Status CopyTable(storage::Database* out, const TableSource& source, const TableP
 Status CheckPlainData(storage::Database* out, std::string_view schema,
                       std::string_view input_path) {
   const std::string refused = std::string(input_path) + " cannot be merged: its table ";
-  // Virtual tables first: even listing a virtual table's columns runs its module.
+  const std::string master = QuoteIdentifier(schema) + ".sqlite_master";
+  // Virtual tables first, found in the schema's text read as data: listing one's columns, or
+  // pragma_table_list, would connect its module (fts, rtree, dbstat over crafted data).
+  constexpr std::string_view kVirtual = "sql LIKE 'CREATE%VIRTUAL%TABLE%'";
   storage::Statement virtual_table;
-  PROF_RETURN_IF_ERROR(out->Prepare(
-      "SELECT name FROM pragma_table_list WHERE schema = ?1 AND type NOT IN ('table', 'view') "
-      "ORDER BY name LIMIT 1",
-      &virtual_table));
-  virtual_table.BindText(1, schema);
+  PROF_RETURN_IF_ERROR(out->Prepare("SELECT name FROM " + master + " WHERE type = 'table' AND " +
+                                        std::string(kVirtual) + " ORDER BY name LIMIT 1",
+                                    &virtual_table));
   bool has_row = false;
   PROF_RETURN_IF_ERROR(virtual_table.Step(&has_row));
   if (has_row) {
@@ -194,9 +195,8 @@ Status CheckPlainData(storage::Database* out, std::string_view schema,
   }
   storage::Statement generated;
   PROF_RETURN_IF_ERROR(out->Prepare(
-      "SELECT t.name, c.name FROM pragma_table_list AS t "
-      "JOIN pragma_table_xinfo AS c ON c.arg = t.name AND c.schema = t.schema "
-      "WHERE t.schema = ?1 AND t.type = 'table' AND c.hidden <> 0 ORDER BY t.name LIMIT 1",
+      "SELECT t.name, c.name FROM " + master + " AS t JOIN pragma_table_xinfo(t.name, ?1) AS c " +
+          "WHERE t.type = 'table' AND c.hidden <> 0 ORDER BY t.name LIMIT 1",
       &generated));
   generated.BindText(1, schema);
   PROF_RETURN_IF_ERROR(generated.Step(&has_row));

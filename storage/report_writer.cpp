@@ -298,16 +298,18 @@ Status ReportWriter::Impl::CloseAndRename() {
   for (const char* suffix : {"-wal", "-shm", "-journal"}) {
     std::remove((final_path_ + suffix).c_str());
   }
-  const std::string log = partial_path_ + "-wal";
-  if (access(log.c_str(), F_OK) == 0 &&
-      std::rename(log.c_str(), (final_path_ + "-wal").c_str()) != 0) {
-    return Status::Error("cannot rename " + log + ": " + std::strerror(errno));
-  }
   std::remove((partial_path_ + "-shm").c_str());
   if (std::rename(partial_path_.c_str(), final_path_.c_str()) != 0) {
     return Status::Error("cannot rename " + partial_path_ + ": " + std::strerror(errno));
   }
   claim_.reset();  // the report replaced the placeholder: nothing of the claim is left to remove
+  // A log left (only when writing failed) follows its file; the file first, so that no moment
+  // puts the log beside another file. Without it the file is what its last checkpoint holds.
+  const std::string log = partial_path_ + "-wal";
+  if (access(log.c_str(), F_OK) == 0 &&
+      std::rename(log.c_str(), (final_path_ + "-wal").c_str()) != 0) {
+    return Status::Error("cannot rename " + log + ": " + std::strerror(errno));
+  }
   return Status::Ok();
 }
 
@@ -322,9 +324,13 @@ Status ReportWriter::Impl::KeepCommitted(const Status& failure) {
   (void)db_.Exec(kFinishPragmas);
   const std::string message = "cannot write report " + final_path_ + ": " + failure.message();
   if (Status kept = CloseAndRename(); !kept.ok()) {
+    const bool file_moved = access(partial_path_.c_str(), F_OK) != 0;
     RemoveWithLog(partial_path_);
     claim_.reset();
-    return Status::Error(message + "; nothing was kept (" + kept.message() + ")");
+    return Status::Error(
+        message +
+        (file_moved ? "; it keeps what its last checkpoint held (" : "; nothing was kept (") +
+        kept.message() + ")");
   }
   return Status::Error(message + "; it keeps what was written until then");
 }

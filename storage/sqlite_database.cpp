@@ -55,7 +55,8 @@ std::string SqlExcerpt(std::string_view sql) {
 // `path` as a file URI with `query`: URIs are how a read-only open is asked for, and the only form
 // in which SQLite takes a file name literally once a connection interprets URIs.
 std::string FileUri(const std::string& path, const char* query) {
-  std::string uri = "file:";
+  // An absolute path gets an empty authority ("file:///a"): "file://a" would name host a.
+  std::string uri = path.rfind('/', 0) == 0 ? "file://" : "file:";
   for (unsigned char c : path) {
     if (std::isalnum(c) || std::strchr("/-._~", c) != nullptr) {
       uri += static_cast<char>(c);
@@ -163,7 +164,9 @@ Status Database::AttachReadOnly(const std::string& path, std::string_view schema
   sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
   Statement attach;
   PROF_RETURN_IF_ERROR(Prepare("ATTACH DATABASE ?1 AS ?2", &attach));
-  const std::string uri = ReadOnlyFileUri(path);
+  // Always immutable: a log beside a report from elsewhere is not read (a normal read-only open
+  // would parse it and write a -shm file beside the input).
+  const std::string uri = FileUri(path, "?mode=ro&immutable=1");
   attach.BindText(1, std::string_view(uri));
   attach.BindText(2, schema);
   if (Status status = attach.Run(); !status.ok()) {

@@ -46,8 +46,9 @@ class Database {
   // ":memory:" opens a private in-memory database.
   static Status OpenReadWrite(const std::string& path, Database* out);
 
-  // Attaches the SQLite file `path` as schema `schema`, read-only (as OpenReadOnly opens it: no
-  // lock, nothing written beside it), for copying rows out of an untrusted report: from then on
+  // Attaches the SQLite file `path` as schema `schema`, read-only and immutable (no lock, nothing
+  // written beside it; a -wal beside it is not read), for copying rows out of an untrusted
+  // report: from then on
   // this connection runs no views or triggers and its schemas may call no application-defined or
   // side-effecting SQL function. The caller DETACHes it.
   Status AttachReadOnly(const std::string& path, std::string_view schema);

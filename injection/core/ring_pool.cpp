@@ -70,8 +70,11 @@ void* AttachNewSegment(uint32_t index, int* error) {
   header->ring_count = protocol::kRingsPerSegment;
   if (index > 0) {
     auto* first = static_cast<RingSegmentHeader*>(segments[0].load(std::memory_order_acquire));
-    first->later_segment_ids[index - 1].store(static_cast<int32_t>(id) + 1,
-                                              std::memory_order_release);
+    // Published, then the launcher's flag read (both sequentially consistent, as the launcher
+    // sets the flag and then reads the ids): either the launcher sees the segment, or this
+    // process sees that it must remove it.
+    first->later_segment_ids[index - 1].store(static_cast<int32_t>(id) + 1);
+    if (first->launcher_gone.load() != 0) syscall(SYS_shmctl, id, IPC_RMID, nullptr);
     return segment;
   }
   if (!g_announce(static_cast<int>(id), protocol::kRingsPerSegment)) {

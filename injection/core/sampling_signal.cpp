@@ -38,29 +38,56 @@ __attribute__((constructor)) void ResolveSignalFunctions() {
   Next(&g_next_sysv_signal, "sysv_signal");
 }
 
-std::atomic<int> g_guarded{0};  // the sampling signal once guarded, else 0
+std::atomic<int> g_guarded{0};   // the sampling signal once guarded, else 0
+void* g_prof_handler = nullptr;  // prof's handler on it
 
-// The program's wish for the guarded signal, in two slots: a change fills the slot the handler
-// is not told to read and then publishes it, so a handler on another thread reads a whole action.
-// g_published: 0 while the program has set nothing, else the number of changes (slot = n & 1).
-struct sigaction g_wishes[2];
-std::atomic<uint64_t> g_published{0};
+// The program's wish for the guarded signal, under a sequence lock: writers (sigaction calls, and
+// the handler for SA_RESETHAND) take g_wish_writer with the signal blocked in their thread, so a
+// handler never waits on its own thread; a reader copies the wish and retries while a write was
+// under way (odd sequence, or a sequence that moved).
+struct Wish {
+  bool set = false;  // the program set an action of its own
+  struct sigaction action {};
+};
+Wish g_wish;
+std::atomic<uint32_t> g_wish_sequence{0};
+std::atomic<bool> g_wish_writer{false};
 
 bool ReadWish(struct sigaction* wish) {
-  const uint64_t published = g_published.load(std::memory_order_acquire);
-  if (published == 0) return false;
-  *wish = g_wishes[published & 1];
-  return true;
+  for (;;) {
+    const uint32_t before = g_wish_sequence.load(std::memory_order_acquire);
+    if ((before & 1) != 0) continue;  // a write is under way on another thread
+    const Wish copy = g_wish;
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (g_wish_sequence.load(std::memory_order_relaxed) != before) continue;
+    if (copy.set) *wish = copy.action;
+    return copy.set;
+  }
 }
 
-void RecordWish(const struct sigaction& wish) {
-  const uint64_t next = g_published.load(std::memory_order_relaxed) + 1;
-  g_wishes[next & 1] = wish;
-  g_published.store(next, std::memory_order_release);
+// Putting back prof's own handler (a program that saved the old action and restores it) is no
+// wish of the program's: prof's handler would then call itself.
+void RecordWish(const struct sigaction& action) {
+  sigset_t blocked;
+  sigset_t before;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, g_guarded.load(std::memory_order_relaxed));
+  pthread_sigmask(SIG_BLOCK, &blocked, &before);
+  while (g_wish_writer.exchange(true, std::memory_order_acquire)) {
+  }
+  g_wish_sequence.fetch_add(1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  g_wish.set = reinterpret_cast<void*>(action.sa_handler) != g_prof_handler;
+  g_wish.action = action;
+  g_wish_sequence.fetch_add(1, std::memory_order_release);
+  g_wish_writer.store(false, std::memory_order_release);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
 }
 
+// The kernel takes a handler value of SIG_DFL or SIG_IGN as such whatever the flags say (the
+// union's sa_handler and sa_sigaction share their storage).
 bool Is(const struct sigaction& action, sighandler_t handler) {
-  return (action.sa_flags & SA_SIGINFO) == 0 && action.sa_handler == handler;
+  return action.sa_handler == handler;
 }
 
 // The default action of a real-time signal: the process dies of it. The handler blocks the
@@ -96,7 +123,8 @@ int NextSigaction(int signal_number, const struct sigaction* action, struct siga
   return next(signal_number, action, old_action);
 }
 
-void GuardSamplingSignal(int signal_number) {
+void GuardSamplingSignal(int signal_number, void* prof_handler) {
+  g_prof_handler = prof_handler;
   g_guarded.store(signal_number, std::memory_order_release);
 }
 

@@ -16,8 +16,9 @@ namespace prof::injection {
 // The next sigaction (libprof_osrt's wrapper or libc's): prof's own installation goes through it.
 int NextSigaction(int signal_number, const struct sigaction* action, struct sigaction* old_action);
 
-// From then on, the program's changes to `signal_number` are recorded, not applied.
-void GuardSamplingSignal(int signal_number);
+// From then on, the program's changes to `signal_number` (on which prof installed `prof_handler`)
+// are recorded, not applied.
+void GuardSamplingSignal(int signal_number, void* prof_handler);
 
 // For an instance of the sampling signal that is not a sample: does what the program asked for.
 // Async-signal-safe.

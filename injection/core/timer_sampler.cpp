@@ -229,7 +229,7 @@ bool InstallTimerSampling(uint32_t hz, bool python_frames) {
   if (pthread_key_create(&g_timer_key, OnThreadExit) != 0) return false;
   g_period_ns = 1'000'000'000ull / hz > 0 ? 1'000'000'000ull / hz : 1;
   g_signal = InstallHandler();
-  if (g_signal != 0) GuardSamplingSignal(g_signal);
+  if (g_signal != 0) GuardSamplingSignal(g_signal, reinterpret_cast<void*>(OnSampleSignal));
   return g_signal != 0;
 }
 

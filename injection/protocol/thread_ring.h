@@ -207,7 +207,10 @@ struct RingSegmentHeader {
   // Set in the first segment when the process runs exit(): its end is not a death, even when it
   // could not say so on its socket (closed by the program, or full).
   std::atomic<uint32_t> exiting;
-  uint32_t reserved2;
+  // Set in the first segment by the launcher when it stops reading the process (the process
+  // outlives it): a segment the process makes after that is removed by the process itself, as
+  // no launcher will attach and remove it.
+  std::atomic<uint32_t> launcher_gone;
   // In the first segment: the System V ids of the process's later segments in order, each plus
   // one (0: not made yet), published before any of their rings is used. Only the first segment is
   // announced on the socket; the launcher finds the others here, so a process grows without any

@@ -22,7 +22,7 @@ WITH
     FROM main.NVTX_EVENTS AS event
     LEFT JOIN domains
       ON domains.domainId = event.domainId AND domains.pid = (event.globalTid >> 24) & 0xFFFFFF
-    LEFT JOIN main.StringIds AS label ON label.id = event.textId
+    LEFT JOIN StringIds AS label ON label.id = event.textId
     WHERE event.eventType IN (59, 60, 70, 71) AND event.end IS NOT NULL
   ),
   step AS (

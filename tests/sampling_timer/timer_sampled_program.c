@@ -20,6 +20,11 @@
 //                  time, how many old actions sigaction reported as SIG_DFL then.
 //   foreign OUT    sends itself prof's sampling signal with kill(), its disposition never set by
 //                  the program: it dies of it, as it would without prof.
+//   restore OUT    saves the sampling signal's action (prof's handler), sets SIG_IGN, puts the
+//                  saved one back and sends itself the signal: it dies of it (no wish of its own).
+//   ignore OUT     sets SIG_IGN on the sampling signal with SA_SIGINFO, sends itself the signal,
+//                  burns 100 ms and exits 0.
+//   (restore and ignore write the signal to OUT first.)
 // Burns are measured in the thread's CPU time, so they take as long on a loaded machine.
 #define _GNU_SOURCE
 #include <errno.h>
@@ -264,6 +269,45 @@ static int Foreign(const char* path) {
   return 0;
 }
 
+// Writes prof's sampling signal (0: none) to OUT and returns it.
+static int WriteProfSignal(const char* path) {
+  int handled = 0;
+  const int prof_signal = HandledSignal(&handled);
+  FILE* out = Open(path);
+  fprintf(out, "signal %d\n", prof_signal);
+  fclose(out);
+  return prof_signal;
+}
+
+static int Restore(const char* path) {
+  const int prof_signal = WriteProfSignal(path);
+  if (prof_signal == 0) return 1;
+  struct sigaction saved;
+  struct sigaction ignore;
+  memset(&ignore, 0, sizeof(ignore));
+  ignore.sa_handler = SIG_IGN;
+  if (sigaction(prof_signal, NULL, &saved) != 0 || sigaction(prof_signal, &ignore, NULL) != 0 ||
+      sigaction(prof_signal, &saved, NULL) != 0) {
+    return 1;
+  }
+  kill(getpid(), prof_signal);
+  BurnMs(100);
+  return 0;
+}
+
+static int Ignore(const char* path) {
+  const int prof_signal = WriteProfSignal(path);
+  if (prof_signal == 0) return 1;
+  struct sigaction ignore;
+  memset(&ignore, 0, sizeof(ignore));
+  ignore.sa_flags = SA_SIGINFO;
+  ignore.sa_handler = SIG_IGN; /* the union's other member: sa_sigaction reads as SIG_IGN too */
+  if (sigaction(prof_signal, &ignore, NULL) != 0) return 1;
+  kill(getpid(), prof_signal);
+  BurnMs(100);
+  return 0;
+}
+
 static void EmptyHandler(int signal_number, siginfo_t* info, void* context) {
   (void)signal_number;
   (void)info;
@@ -330,6 +374,8 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "errno") == 0) return Errno(path);
   if (strcmp(mode, "reset") == 0) return Reset(path);
   if (strcmp(mode, "foreign") == 0) return Foreign(path);
+  if (strcmp(mode, "restore") == 0) return Restore(path);
+  if (strcmp(mode, "ignore") == 0) return Ignore(path);
   if (strcmp(mode, "bench") == 0 && argc > 3) return Bench(path, atol(argv[3]));
   return 2;
 }

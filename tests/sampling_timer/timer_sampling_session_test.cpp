@@ -338,6 +338,19 @@ TEST_CASE("prof's sampling signal sent by kill kills a program that never handle
   CHECK(static_cast<int>(run.Value("signal")) >= SIGRTMIN);
 }
 
+TEST_CASE("a program that puts prof's handler back, or ignores with SA_SIGINFO, is not harmed",
+          "[timer_sampling]") {
+  // Saved and put back, prof's handler is no wish of the program's: a sent signal kills it as
+  // the default action would (before, prof's handler called itself until the stack overflowed).
+  const Run restored = RunSampled(1000, {"restore"}, prof::test::MakeTempDir("timer_restore"));
+  REQUIRE(WIFSIGNALED(restored.status));
+  CHECK(WTERMSIG(restored.status) == static_cast<int>(restored.Value("signal")));
+  // SIG_IGN is ignoring whatever the flags say (before, prof called address 1).
+  const Run ignored = RunSampled(1000, {"ignore"}, prof::test::MakeTempDir("timer_ignore"));
+  CHECK(ignored.status == 0);
+  CHECK(ignored.Value("signal") != 0);
+}
+
 TEST_CASE("errno survives the samples taken right after failing system calls", "[timer_sampling]") {
   const uint32_t hz = 1000;
   const Run run = RunSampled(hz, {"errno"}, prof::test::MakeTempDir("timer_errno"));
