@@ -143,6 +143,12 @@ class ReportWriter::Impl {
     }
   }
   Status Commit();
+  // Commit() for the writer's caller, who says a failure it returns.
+  Status CommitForCaller() {
+    Status status = Commit();
+    if (!status.ok()) failure_told_ = true;
+    return status;
+  }
   uint64_t RowsWaitingOnDisk() { return batches_.rows_waiting_on_disk(); }
   std::vector<EventCount> EventCounts() const;
   Status Finish(const SessionInfo& session);
@@ -179,6 +185,8 @@ class ReportWriter::Impl {
   Status status_ = Status::Ok();
   int64_t rows_since_commit_ = 0;
   bool done_ = false;  // finished or abandoned
+  // A failure the caller was given by Commit() (and has said): Finish() then does not repeat it.
+  bool failure_told_ = false;
 
   StringInterner strings_;
   std::map<int64_t, ThreadName> thread_names_;  // by globalTid: rows come out sorted
@@ -322,7 +330,11 @@ Status ReportWriter::Impl::KeepCommitted(const Status& failure) {
   transaction_ = Transaction();  // rolls back what was not committed
   // Copies the log into the file where there is room; else the log goes along with the file.
   (void)db_.Exec(kFinishPragmas);
-  const std::string message = "cannot write report " + final_path_ + ": " + failure.message();
+  // The cause once: when a commit already failed with it, the caller said so then.
+  const std::string message =
+      "cannot write report " + final_path_ +
+      (failure_told_ && failure.message() == status_.message() ? " (the warning above says why)"
+                                                               : ": " + failure.message());
   if (Status kept = CloseAndRename(); !kept.ok()) {
     const bool file_moved = access(partial_path_.c_str(), F_OK) != 0;
     RemoveWithLog(partial_path_);
@@ -384,7 +396,7 @@ void ReportWriter::SetSampledName(int64_t global_pid, uint32_t pid, int64_t glob
   impl_->SetSampledName(global_pid, pid, global_tid, name);
 }
 
-Status ReportWriter::Commit() { return impl_->Commit(); }
+Status ReportWriter::Commit() { return impl_->CommitForCaller(); }
 uint64_t ReportWriter::RowsWaitingOnDisk() { return impl_->RowsWaitingOnDisk(); }
 
 Status ReportWriter::Finish(const SessionInfo& session) { return impl_->Finish(session); }
