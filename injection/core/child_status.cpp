@@ -8,7 +8,6 @@
 // The wrappers call the next definition and only look at what it returned; they keep errno and
 // are async-signal-safe (a SIGCHLD handler may reap), as Emit is, once the library constructor
 // resolved the next definitions.
-#include <dlfcn.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -17,6 +16,7 @@
 #include <cerrno>
 
 #include "injection/core/event_stream.h"
+#include "injection/core/next_definition.h"
 #include "injection/protocol/record_format.h"
 
 namespace prof::injection {
@@ -54,17 +54,11 @@ Wait4Function g_next_wait4 = nullptr;
 WaitFunction g_next_wait = nullptr;
 WaitidFunction g_next_waitid = nullptr;
 
-template <typename Function>
-Function Next(Function* resolved, const char* name) {
-  if (*resolved == nullptr) *resolved = reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-  return *resolved;
-}
-
 // Calls `call` (a wait that fills a waitpid-form status) through `next`, with a status of its
 // own when the caller passed none, and tells of the child it reaped.
 template <typename Function, typename Call>
 pid_t ReapThrough(Function* next_slot, const char* name, int* status, Call call) {
-  const Function next = Next(next_slot, name);
+  const Function next = NextDefinition(next_slot, name);
   if (next == nullptr) {
     errno = ENOSYS;
     return -1;
@@ -77,10 +71,10 @@ pid_t ReapThrough(Function* next_slot, const char* name, int* status, Call call)
 }
 
 __attribute__((constructor)) void ResolveWaitFunctions() {
-  Next(&g_next_waitpid, "waitpid");
-  Next(&g_next_wait4, "wait4");
-  Next(&g_next_wait, "wait");
-  Next(&g_next_waitid, "waitid");
+  NextDefinition(&g_next_waitpid, "waitpid");
+  NextDefinition(&g_next_wait4, "wait4");
+  NextDefinition(&g_next_wait, "wait");
+  NextDefinition(&g_next_waitid, "waitid");
 }
 
 }  // namespace
@@ -107,7 +101,7 @@ extern "C" PROF_EXPORT pid_t wait(int* status) {
 // With WNOWAIT the child stays waitable: it is told when it is reaped.
 extern "C" PROF_EXPORT int waitid(idtype_t type, id_t id, siginfo_t* info, int options) {
   using prof::injection::g_next_waitid;
-  const auto next = prof::injection::Next(&g_next_waitid, "waitid");
+  const auto next = prof::injection::NextDefinition(&g_next_waitid, "waitid");
   if (next == nullptr) {
     errno = ENOSYS;
     return -1;

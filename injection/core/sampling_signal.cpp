@@ -3,7 +3,6 @@
 // one and traces every call but the guarded signal's.
 #include "injection/core/sampling_signal.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -13,6 +12,7 @@
 #include <cstdint>
 
 #include "injection/core/event_stream.h"
+#include "injection/core/next_definition.h"
 
 namespace prof::injection {
 namespace {
@@ -26,16 +26,10 @@ SigactionFunction g_next_sigaction = nullptr;
 SignalFunction g_next_signal = nullptr;
 SignalFunction g_next_sysv_signal = nullptr;
 
-template <typename Function>
-Function Next(Function* resolved, const char* name) {
-  if (*resolved == nullptr) *resolved = reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-  return *resolved;
-}
-
 __attribute__((constructor)) void ResolveSignalFunctions() {
-  Next(&g_next_sigaction, "sigaction");
-  Next(&g_next_signal, "signal");
-  Next(&g_next_sysv_signal, "sysv_signal");
+  NextDefinition(&g_next_sigaction, "sigaction");
+  NextDefinition(&g_next_signal, "signal");
+  NextDefinition(&g_next_sysv_signal, "sysv_signal");
 }
 
 std::atomic<int> g_guarded{0};   // the sampling signal once guarded, else 0
@@ -115,7 +109,7 @@ sighandler_t SetLikeSignal(int signal_number, sighandler_t handler, int flags) {
 }  // namespace
 
 int NextSigaction(int signal_number, const struct sigaction* action, struct sigaction* old_action) {
-  const SigactionFunction next = Next(&g_next_sigaction, "sigaction");
+  const SigactionFunction next = NextDefinition(&g_next_sigaction, "sigaction");
   if (next == nullptr) {
     errno = ENOSYS;
     return -1;
@@ -172,7 +166,8 @@ extern "C" PROF_EXPORT int sigaction(int signal_number, const struct sigaction* 
 extern "C" PROF_EXPORT sighandler_t signal(int signal_number, sighandler_t handler) noexcept {
   const int guarded = injection::g_guarded.load(std::memory_order_acquire);
   if (guarded == 0 || signal_number != guarded) {
-    const injection::SignalFunction next = injection::Next(&injection::g_next_signal, "signal");
+    const injection::SignalFunction next =
+        injection::NextDefinition(&injection::g_next_signal, "signal");
     return next != nullptr ? next(signal_number, handler) : SIG_ERR;
   }
   return injection::SetLikeSignal(signal_number, handler, SA_RESTART);
@@ -183,7 +178,7 @@ extern "C" PROF_EXPORT sighandler_t sysv_signal(int signal_number, sighandler_t 
   const int guarded = injection::g_guarded.load(std::memory_order_acquire);
   if (guarded == 0 || signal_number != guarded) {
     const injection::SignalFunction next =
-        injection::Next(&injection::g_next_sysv_signal, "sysv_signal");
+        injection::NextDefinition(&injection::g_next_sysv_signal, "sysv_signal");
     return next != nullptr ? next(signal_number, handler) : SIG_ERR;
   }
   return injection::SetLikeSignal(signal_number, handler, SA_RESETHAND | SA_NODEFER);

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -19,22 +17,10 @@
 namespace prof::merge::test {
 namespace {
 
+using prof::test::FileBytes;
+using prof::test::FileNamesIn;
 using prof::test::QueryRows;
 using Rows = std::vector<std::vector<std::string>>;
-
-std::string Bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::vector<std::string> FilesIn(const std::string& directory) {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-    names.push_back(entry.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 // Appends `tail` to the CREATE TABLE text of `table` in the report at `path` (the schema SQLite
 // reads ignores text after the first statement; a reader that runs the text runs the tail).
@@ -76,10 +62,10 @@ TEST_CASE("merge runs nothing of a crafted report's schema and writes only its o
                              "' AS y; DROP TABLE y.kept; DELETE FROM merge_input.NVTX_EVENTS";
   AppendToSchemaText(crafted, "NVTX_EVENTS", attack);
   AppendToSchemaText(crafted, "PROFILER_OVERHEAD", attack);
-  const std::string rank0_bytes = Bytes(rank0);
-  const std::string crafted_bytes = Bytes(crafted);
-  const std::string existing_bytes = Bytes(existing);
-  const std::vector<std::string> files_before = FilesIn(directory);
+  const std::string rank0_bytes = FileBytes(rank0);
+  const std::string crafted_bytes = FileBytes(crafted);
+  const std::string existing_bytes = FileBytes(existing);
+  const std::vector<std::string> files_before = FileNamesIn(directory);
 
   const std::string output = directory + "/all.sqlite";
   MergeOutcome outcome;
@@ -111,10 +97,10 @@ TEST_CASE("merge runs nothing of a crafted report's schema and writes only its o
   std::vector<std::string> files_after = files_before;
   files_after.push_back("all.sqlite");
   std::sort(files_after.begin(), files_after.end());
-  CHECK(FilesIn(directory) == files_after);
-  CHECK(Bytes(existing) == existing_bytes);
-  CHECK(Bytes(rank0) == rank0_bytes);
-  CHECK(Bytes(crafted) == crafted_bytes);
+  CHECK(FileNamesIn(directory) == files_after);
+  CHECK(FileBytes(existing) == existing_bytes);
+  CHECK(FileBytes(rank0) == rank0_bytes);
+  CHECK(FileBytes(crafted) == crafted_bytes);
 }
 
 TEST_CASE("merge refuses a report whose tables are not plain data, in one line",
@@ -133,13 +119,13 @@ TEST_CASE("merge refuses a report whose tables are not plain data, in one line",
                   " cannot be merged: its table PROFILER_OVERHEAD has a generated "
                   "column padding"},
         std::pair{virtual_table, " cannot be merged: its table lookup is not an ordinary table"}}) {
-    const std::string before = Bytes(input);
+    const std::string before = FileBytes(input);
     MergeOutcome outcome;
     const Status status = RunMerge({{rank0, input}, output, false}, &outcome);
     REQUIRE_FALSE(status.ok());
     CHECK(status.message() == input + message);
     CHECK_FALSE(std::filesystem::exists(output));
-    CHECK(Bytes(input) == before);
+    CHECK(FileBytes(input) == before);
   }
 }
 

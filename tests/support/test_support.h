@@ -34,6 +34,11 @@ std::vector<std::string> PrintedValues(const std::string& out, const std::string
 // test case ends with every assertion passed and kept for inspection when one failed.
 std::string MakeTempDir(const std::string& test_name);
 
+// The names (not paths) of the entries of `directory`, sorted.
+std::vector<std::string> FileNamesIn(const std::string& directory);
+// The bytes of the file at `path` (empty when it cannot be read).
+std::string FileBytes(const std::string& path);
+
 // Called by the test runner as each test case ends: removes (when `passed`) or keeps the
 // directories MakeTempDir made during it. Reports such as the overload test's reach 1 GB, and the
 // sanitizer builds run every test again: kept directories once filled CI's disk.
