@@ -163,6 +163,10 @@ void CudaTracker::OnProcessEnd(const ProcessStream& process) {
   for (const auto& [correlation_id, row] : found->second.pending_graph_traces) {
     WriteUnmatchedGraphTrace(row);
   }
+  const StreamState& state = found->second;
+  if (state.kernels_expected > state.kernels_came) {
+    stats_.kernels_lost += state.kernels_expected - state.kernels_came;
+  }
   streams_.erase(found);
 }
 
@@ -191,12 +195,40 @@ void CudaTracker::OnApiName(const ProcessStream& /*process*/, const RecordHeader
   const auto name = Copy<protocol::CudaApiNameRecord>(record);
   state->api_names[ApiKey(name.domain, name.cbid)] =
       writer_->InternString(TrailingText<protocol::CudaApiNameRecord>(record, name.text_length));
+  if (name.launch_role != protocol::CudaLaunchRole::kNone) {
+    state->launch_roles[ApiKey(name.domain, name.cbid)] = name.launch_role;
+  }
+}
+
+void CudaTracker::ExpectKernel(const protocol::CudaApiCallRecord& call, StreamState* state) {
+  if (call.return_value != 0) return;  // a failed call launched or captured nothing
+  const auto role = state->launch_roles.find(ApiKey(call.domain, call.cbid));
+  if (role == state->launch_roles.end()) return;
+  switch (role->second) {
+    case protocol::CudaLaunchRole::kBeginsStreamCapture:
+      state->capturing_threads.insert(call.header.tid);
+      return;
+    case protocol::CudaLaunchRole::kEndsStreamCapture:
+      state->capturing_threads.erase(call.header.tid);
+      return;
+    case protocol::CudaLaunchRole::kLaunchesKernel:
+      break;
+    case protocol::CudaLaunchRole::kNone:
+      return;
+  }
+  if (state->capturing_threads.count(call.header.tid) == 0) ++state->kernels_expected;
+}
+
+// Kernels of graph launches and kernels launched on the device were expected by no launch call.
+void CudaTracker::KernelCame(const protocol::CudaKernelRecord& kernel, StreamState* state) {
+  if (kernel.operation.graph_id == 0 && kernel.is_device_launched == 0) ++state->kernels_came;
 }
 
 void CudaTracker::OnApiCall(const ProcessStream& process, const RecordHeader& record,
                             StreamState* state) {
-  writer_->Add<storage::kCuptiActivityKindRuntimeTable>(
-      ApiCallRow(process, Copy<protocol::CudaApiCallRecord>(record), state));
+  const auto call = Copy<protocol::CudaApiCallRecord>(record);
+  writer_->Add<storage::kCuptiActivityKindRuntimeTable>(ApiCallRow(process, call, state));
+  ExpectKernel(call, state);
 }
 
 void CudaTracker::OnApiCallWithStack(const ProcessStream& process, const RecordHeader& record,
@@ -205,6 +237,7 @@ void CudaTracker::OnApiCallWithStack(const ProcessStream& process, const RecordH
   storage::CudaApiCallRow row = ApiCallRow(process, call.call, state);
   row.callchain_id = CallchainId(call.stack_id, state);
   writer_->Add<storage::kCuptiActivityKindRuntimeTable>(row);
+  ExpectKernel(call.call, state);
 }
 
 int64_t CudaTracker::CallchainId(uint32_t stack_id, StreamState* state) {
@@ -302,6 +335,7 @@ void CudaTracker::OnKernel(const ProcessStream& process, const RecordHeader& rec
   row.graph_node_id = NonZero(kernel.operation.graph_node_id);
   row.shared_memory_limit_config = SameIdUpTo(kernel.shared_memory_limit_config, 1);
   writer_->Add<storage::kCuptiActivityKindKernelTable>(row);
+  KernelCame(kernel, state);
 }
 
 void CudaTracker::OnMemcpy(const ProcessStream& process, const RecordHeader& record,

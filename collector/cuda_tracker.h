@@ -43,6 +43,7 @@ struct CudaTrackerStats {
   uint64_t unnamed_kernels = 0;          // kernels whose name id was never sent
   uint64_t unmatched_graph_traces = 0;   // written with graphExecId = graphId
   uint64_t malformed_python_stacks = 0;  // stack texts that did not parse (frames before kept)
+  uint64_t kernels_lost = 0;  // successful kernel launches whose kernel record never came
 };
 
 class CudaTracker {
@@ -53,7 +54,8 @@ class CudaTracker {
 
   // Registers the handler of every kCuda* kind with `dispatcher`.
   void RegisterHandlers(RecordDispatcher* dispatcher);
-  // Writes the stream's graph traces still waiting for their launch and forgets its state.
+  // Writes the stream's graph traces still waiting for their launch, counts the launches whose
+  // kernel never came, and forgets the stream's state.
   void OnProcessEnd(const ProcessStream& process);
   // The TARGET_INFO_GPU row of `device`, unless the GPU has one: from the CUDA device records of
   // the traced processes, or from GPU metrics (which describe their GPUs after those records).
@@ -85,6 +87,14 @@ class CudaTracker {
     std::map<uint32_t, storage::CudaGraphTraceRow> pending_graph_traces;
     std::map<uint32_t, uint32_t> unclaimed_graph_launches;  // correlation id → graph exec id
     std::unordered_map<uint32_t, int64_t> callchain_ids;  // Python stack id → CUDA_CALLCHAINS id
+    // Kernel records expected and come (stats_.kernels_lost: their difference at the stream's
+    // end). Counted, not matched by correlation id: a thread's launch calls and the kernels of
+    // CUPTI's buffers arrive in any order relative to each other. The launch role of each named
+    // function, and the threads capturing a stream (their launches run nothing).
+    std::unordered_map<uint64_t, protocol::CudaLaunchRole> launch_roles;  // by ApiKey
+    std::set<uint32_t> capturing_threads;
+    uint64_t kernels_expected = 0;
+    uint64_t kernels_came = 0;
   };
   using Handler = void (CudaTracker::*)(const ProcessStream&, const protocol::RecordHeader&,
                                         StreamState*);
@@ -134,6 +144,9 @@ class CudaTracker {
   // stack or of a call naming it (whichever arrives first).
   int64_t CallchainId(uint32_t stack_id, StreamState* state);
   void WriteUnmatchedGraphTrace(const storage::CudaGraphTraceRow& row);
+  // The kernel record a successful call expects, or the capture it begins or ends.
+  void ExpectKernel(const protocol::CudaApiCallRecord& call, StreamState* state);
+  void KernelCame(const protocol::CudaKernelRecord& kernel, StreamState* state);
   void WriteStreamOnce(const storage::CudaStreamRow& row);
 
   storage::ReportWriter* writer_;

@@ -32,6 +32,9 @@ enum class ProblemScope { kPerProcess, kSession };
     "process streams were rejected or cut short, or a process's records could not be read")       \
   X(kCudaDroppedRecords, "cuda_dropped_records", kDataLoss, kSession,                             \
     "GPU activity records were dropped by CUPTI (no buffer available)")                           \
+  X(kCudaKernelsLost, "cuda_kernels_lost", kDataLoss, kSession,                                   \
+    "CUDA kernel launches never got their kernel record (the process ended before CUPTI "         \
+    "delivered it, CUPTI dropped it, or the kernel ran after the capture ended)")                 \
   X(kCpuSamplesLost, "cpu_samples_lost", kDataLoss, kSession,                                     \
     "CPU samples were dropped by the kernel before they reached prof's sampling buffers")         \
   X(kPerfRecordsLost, "perf_records_lost", kDataLoss, kSession,                                   \

@@ -49,6 +49,7 @@ DataProblemCounts StreamImporter::DataProblems() const {
   counts[DataProblem::kTornRecords] = processes_.torn_records();
   counts[DataProblem::kBrokenStreams] = broken_streams_ + processes_.processes_without_rings();
   counts[DataProblem::kCudaDroppedRecords] = cuda_.dropped_records();
+  counts[DataProblem::kCudaKernelsLost] = cuda.kernels_lost;
   counts[DataProblem::kCpuSamplesLost] = lost_cpu_samples_;
   counts[DataProblem::kPerfRecordsLost] = lost_perf_records_;
   counts[DataProblem::kGpuMetricSamplesLost] = lost_gpu_metric_samples_;

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "injection/core/event_stream.h"
+#include "injection/core/last_words.h"
 #include "injection/core/next_definition.h"
 
 namespace prof::injection {
@@ -94,7 +95,8 @@ void DieOf(int signal_number) {
   syscall(SYS_tgkill, getpid(), static_cast<pid_t>(syscall(SYS_gettid)), signal_number);
 }
 
-// signal(), sysv_signal() for the guarded signal, as glibc builds their actions.
+// signal(), sysv_signal() for the guarded signal and the stand-ins (last_words.h), as glibc builds
+// their actions.
 sighandler_t SetLikeSignal(int signal_number, sighandler_t handler, int flags) {
   struct sigaction action {};
   action.sa_handler = handler;
@@ -153,6 +155,9 @@ extern "C" PROF_EXPORT int sigaction(int signal_number, const struct sigaction* 
                                      struct sigaction* old_action) noexcept {
   const int guarded = injection::g_guarded.load(std::memory_order_acquire);
   if (guarded == 0 || signal_number != guarded) {
+    if (injection::MayStandIn(signal_number)) {
+      return injection::StandInSigaction(signal_number, action, old_action);
+    }
     return injection::NextSigaction(signal_number, action, old_action);
   }
   if (old_action != nullptr && !injection::ReadWish(old_action)) {
@@ -165,7 +170,7 @@ extern "C" PROF_EXPORT int sigaction(int signal_number, const struct sigaction* 
 // glibc's signal() has BSD semantics (restarting calls, the signal blocked in its handler).
 extern "C" PROF_EXPORT sighandler_t signal(int signal_number, sighandler_t handler) noexcept {
   const int guarded = injection::g_guarded.load(std::memory_order_acquire);
-  if (guarded == 0 || signal_number != guarded) {
+  if ((guarded == 0 || signal_number != guarded) && !injection::MayStandIn(signal_number)) {
     const injection::SignalFunction next =
         injection::NextDefinition(&injection::g_next_signal, "signal");
     return next != nullptr ? next(signal_number, handler) : SIG_ERR;
@@ -176,7 +181,7 @@ extern "C" PROF_EXPORT sighandler_t signal(int signal_number, sighandler_t handl
 // What strict ISO C programs call for signal() (glibc redirects it): System V semantics.
 extern "C" PROF_EXPORT sighandler_t sysv_signal(int signal_number, sighandler_t handler) noexcept {
   const int guarded = injection::g_guarded.load(std::memory_order_acquire);
-  if (guarded == 0 || signal_number != guarded) {
+  if ((guarded == 0 || signal_number != guarded) && !injection::MayStandIn(signal_number)) {
     const injection::SignalFunction next =
         injection::NextDefinition(&injection::g_next_sysv_signal, "sysv_signal");
     return next != nullptr ? next(signal_number, handler) : SIG_ERR;

@@ -5,8 +5,8 @@
 //   that count as a CudaDroppedRecordsRecord).
 // - OnBufferRequested may run on any application thread (CUPTI asks for a buffer when one fills up),
 //   so it only takes a buffer from the pool under a short lock.
-// - OnBufferCompleted runs on CUPTI's worker thread (periodic flushes) or on the thread that forces a
-//   flush (the exit flush). Conversion is serialised by a lock and emits patiently
+// - OnBufferCompleted runs on CUPTI's worker thread, on prof's flushing thread (activity_flusher.h)
+//   or on the thread that exits. Conversion is serialised by a lock and emits patiently
 //   (ScopedPatientEmit): waiting there costs the program nothing, dropping would lose GPU activity.
 #pragma once
 

@@ -19,8 +19,9 @@ inline constexpr CUpti_ActivityKind kDefaultActivityKinds[] = {
     CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
     CUPTI_ACTIVITY_KIND_MEMSET};
 
-// CUPTI delivers completed buffers at least this often, so a program killed without exit() loses at
-// most this much GPU activity.
+// How often full buffers are delivered (CUPTI's periodic flush) and every buffer whose records are
+// complete (prof's flushing thread, activity_flusher.h): a program killed by SIGKILL loses at most
+// this much GPU activity.
 inline constexpr uint32_t kActivityFlushPeriodMs = 200;
 
 }  // namespace prof::injection::cuda

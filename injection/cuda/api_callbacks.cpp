@@ -56,6 +56,7 @@ void SendNameOnce(CudaApiDomain domain, CUpti_CallbackId cbid) {
   record.header.timestamp_ns = t_entry_ns;
   record.cbid = cbid;
   record.domain = domain;
+  if (name != nullptr) record.launch_role = LaunchRoleOf(name);
   const size_t length = name != nullptr ? strnlen(name, protocol::kMaxTextLength) : 0;
   record.text_length = static_cast<uint32_t>(length);
   EmitRecordWithText(&record.header, sizeof(record), name, length);

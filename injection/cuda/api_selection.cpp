@@ -96,7 +96,24 @@ bool IsListed(const std::string_view (&list)[N], std::string_view callback_name)
   return std::find(std::begin(list), std::end(list), base) != std::end(list);
 }
 
+constexpr std::string_view kKernelLaunches[] = {
+    "cudaLaunchKernel", "cudaLaunchKernelExC", "cudaLaunchCooperativeKernel", "cudaLaunch",
+    "cuLaunchKernel",   "cuLaunchKernelEx",    "cuLaunchCooperativeKernel",   "cuLaunch",
+    "cuLaunchGrid",     "cuLaunchGridAsync"};
+constexpr std::string_view kCaptureBegins[] = {
+    "cudaStreamBeginCapture", "cudaStreamBeginCaptureToGraph", "cuStreamBeginCapture",
+    "cuStreamBeginCaptureToGraph"};
+constexpr std::string_view kCaptureEnds[] = {"cudaStreamEndCapture", "cuStreamEndCapture"};
+
 }  // namespace
+
+protocol::CudaLaunchRole LaunchRoleOf(std::string_view callback_name) {
+  if (IsListed(kKernelLaunches, callback_name)) return protocol::CudaLaunchRole::kLaunchesKernel;
+  if (IsListed(kCaptureBegins, callback_name))
+    return protocol::CudaLaunchRole::kBeginsStreamCapture;
+  if (IsListed(kCaptureEnds, callback_name)) return protocol::CudaLaunchRole::kEndsStreamCapture;
+  return protocol::CudaLaunchRole::kNone;
+}
 
 std::string_view BaseApiName(std::string_view callback_name) {
   // "_v2" (driver) or "_v3020" (runtime): '_v' followed by digits only.

@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "injection/protocol/cuda_records.h"
+
 namespace prof::injection::cuda {
 
 // `callback_name` is CUPTI's name of the function (e.g. "cudaGetDevice_v3020", "cuCtxGetCurrent").
@@ -13,6 +15,10 @@ bool IsRecordedDriverApi(std::string_view callback_name);
 // Whether the function launches GPU work (kernels, graphs, copies, memsets) or can block the
 // calling thread (synchronizations, frees): the calls --python-backtrace=cuda gives a Python stack.
 bool LaunchesOrBlocks(std::string_view callback_name);
+
+// Whether the function launches one kernel (cudaLaunchKernel, cuLaunchKernelEx, ...; graph
+// launches and host functions do not) or begins or ends a stream capture.
+protocol::CudaLaunchRole LaunchRoleOf(std::string_view callback_name);
 
 // The function's name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" → "cudaMemcpyAsync".
 std::string_view BaseApiName(std::string_view callback_name);

@@ -1,18 +1,17 @@
 // Entry point of libprof_cuda.so. The CUDA driver loads the library named by CUDA_INJECTION64_PATH
 // and calls InitializeInjection inside the program's first cuInit (PyTorch: its first GPU use). From
 // there prof loads libcupti, puts CUPTI on the stream's clock, enables the GPU activity kinds and the
-// API callbacks, and arranges the final flush. Whatever fails is reported once as a
+// API callbacks, and starts the flushing that delivers GPU records however the program ends. Whatever fails is reported once as a
 // CudaInitStatusRecord (the launcher prints it) and the program runs on untraced by CUDA.
 #include <pthread.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 #include "injection/core/event_stream.h"
 #include "injection/cuda/activity_buffers.h"
+#include "injection/cuda/activity_flusher.h"
 #include "injection/cuda/activity_selection.h"
 #include "injection/cuda/api_callbacks.h"
 #include "injection/cuda/cupti_library.h"
@@ -23,7 +22,6 @@ namespace prof::injection::cuda {
 namespace {
 
 CuptiFunctions g_cupti;  // never freed: CUPTI may call back until the process ends
-pid_t g_traced_pid = 0;  // the process CUPTI was set up in; a fork child has another pid
 
 void SendStatus(protocol::CudaInitStatus status, uint32_t version, const char* text) {
   protocol::CudaInitStatusRecord record{};
@@ -37,14 +35,6 @@ void SendStatus(protocol::CudaInitStatus status, uint32_t version, const char* t
 }
 
 uint64_t CUPTIAPI StreamClock() { return MonotonicNowNs(); }
-
-// At exit() — from any thread — while CUDA is still alive: this handler is registered inside cuInit,
-// after the CUDA runtime's own, so it runs before CUDA tears down.
-void FlushAtExit() {
-  if (getpid() != g_traced_pid) return;  // a fork child: never call CUPTI there
-  ScopedPatientEmit patient;
-  g_cupti.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-}
 
 void InForkChild() { StopRecordingApiCalls(); }
 
@@ -100,7 +90,6 @@ void StartTracing() {
     return;
   }
   // Before any callback can run: a fork child must never record or call CUPTI.
-  g_traced_pid = getpid();
   pthread_atfork(nullptr, nullptr, InForkChild);
   // The subscriber first: when another profiler owns CUPTI, nothing else may be changed.
   CUptiResult result = StartApiCallbacks(&g_cupti);
@@ -116,7 +105,7 @@ void StartTracing() {
     return ReportFailure("cuptiActivityEnable", result, version);
   }
   g_cupti.cuptiActivityFlushPeriod(kActivityFlushPeriodMs);
-  std::atexit(FlushAtExit);
+  StartActivityFlusher(&g_cupti);
   SendStatus(protocol::CudaInitStatus::kTracing, version, loaded);
 }
 

@@ -45,13 +45,24 @@ static_assert(sizeof(CudaInitStatusRecord) == 32);
 // CUPTI callback domains of API calls, as CUpti_CallbackDomain numbers them.
 enum class CudaApiDomain : uint8_t { kDriver = 1, kRuntime = 2 };
 
+// What a function's successful calls tell about kernel records to come: a launch of one kernel
+// expects the kernel record of its correlation id, unless its thread is capturing a stream into a
+// graph (nothing runs then). The collector counts the launches whose kernel never came.
+enum class CudaLaunchRole : uint8_t {
+  kNone = 0,
+  kLaunchesKernel = 1,
+  kBeginsStreamCapture = 2,
+  kEndsStreamCapture = 3,
+};
+
 // The name of one API function: CUPTI's callback name (e.g. "cudaLaunchKernel_v7000",
 // "cuLaunchKernel"), which is also the name nsys stores in StringIds.
 struct CudaApiNameRecord {
   RecordHeader header;
   uint32_t cbid;
   CudaApiDomain domain;
-  uint8_t reserved[3];
+  CudaLaunchRole launch_role;
+  uint8_t reserved[2];
   uint32_t text_length;
   uint32_t reserved2;
 };

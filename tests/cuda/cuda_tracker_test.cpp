@@ -130,6 +130,54 @@ TEST_CASE("cuda_tracker writes runtime and driver calls with their names", "[cud
         Rows{{"TRACE_PROCESS_EVENT_CUDA_DRIVER"}});
 }
 
+TEST_CASE("cuda_tracker counts the launches whose kernel never came", "[cuda][tracker]") {
+  CudaHarness harness("cuda-kernels-lost");
+  auto name = [&](uint32_t cbid, std::string_view text, protocol::CudaLaunchRole role) {
+    auto record = Make<protocol::CudaApiNameRecord>(RecordKind::kCudaApiName);
+    record.domain = CudaApiDomain::kRuntime;
+    record.cbid = cbid;
+    record.launch_role = role;
+    record.text_length = static_cast<uint32_t>(text.size());
+    harness.Feed(record, text);
+  };
+  name(211, "cudaLaunchKernel_v7000", protocol::CudaLaunchRole::kLaunchesKernel);
+  name(311, "cudaStreamBeginCapture_v10000", protocol::CudaLaunchRole::kBeginsStreamCapture);
+  name(312, "cudaStreamEndCapture_v10000", protocol::CudaLaunchRole::kEndsStreamCapture);
+  name(20, "cudaMalloc_v3020", protocol::CudaLaunchRole::kNone);
+  uint32_t correlation = 100;
+  auto call = [&](uint32_t cbid, uint32_t tid, int32_t result = 0) {
+    auto record = Make<protocol::CudaApiCallRecord>(RecordKind::kCudaApiCall, 5000, tid);
+    record.end_ns = 5100;
+    record.correlation_id = ++correlation;
+    record.cbid = cbid;
+    record.domain = CudaApiDomain::kRuntime;
+    record.return_value = result;
+    harness.Feed(record);
+  };
+  auto kernel = [&](uint32_t graph_id, uint8_t device_launched) {
+    auto record = Make<protocol::CudaKernelRecord>(RecordKind::kCudaKernel, 6000);
+    record.operation = Operation(6100, 7, 0);
+    record.operation.graph_id = graph_id;
+    record.is_device_launched = device_launched;
+    harness.Feed(record);
+  };
+  kernel(0, 0);  // a kernel may come before its launch call
+  for (int i = 0; i < 5; ++i) call(211, 501);
+  call(211, 501, 1);  // failed: no kernel expected
+  call(20, 501);      // not a launch
+  call(311, 502);     // thread 502 captures: its launches run nothing
+  call(211, 502);
+  call(211, 502);
+  call(312, 502);
+  kernel(0, 0);
+  kernel(0, 0);
+  kernel(9, 0);                                        // of a graph launch
+  kernel(0, 1);                                        // launched by a kernel
+  CHECK(harness.tracker().stats().kernels_lost == 0);  // counted at the process's end
+  harness.EndProcess();
+  CHECK(harness.tracker().stats().kernels_lost == 2);  // 5 launched, 3 came
+}
+
 TEST_CASE("cuda_tracker writes kernels with nsys's names and enum ids", "[cuda][tracker]") {
   CudaHarness harness("cuda-kernel");
   FeedKernelName(&harness, 1,

@@ -6,6 +6,8 @@
 using prof::injection::cuda::BaseApiName;
 using prof::injection::cuda::IsRecordedDriverApi;
 using prof::injection::cuda::IsRecordedRuntimeApi;
+using prof::injection::cuda::LaunchRoleOf;
+using prof::protocol::CudaLaunchRole;
 
 TEST_CASE("the version suffix is stripped from CUPTI's names") {
   CHECK(BaseApiName("cudaMemcpyAsync_v3020") == "cudaMemcpyAsync");
@@ -68,4 +70,23 @@ TEST_CASE("trivial queries are not recorded - in every variant") {
     INFO(name);
     CHECK_FALSE(IsRecordedDriverApi(name));
   }
+}
+
+TEST_CASE("the functions that launch one kernel, and the stream capture pair, in every variant") {
+  for (const char* name :
+       {"cudaLaunchKernel_v7000", "cudaLaunchKernel_ptsz_v7000", "cudaLaunchKernelExC_v11060",
+        "cudaLaunchCooperativeKernel_v9000", "cuLaunchKernel", "cuLaunchKernel_ptsz",
+        "cuLaunchKernelEx", "cuLaunchCooperativeKernel_ptsz", "cuLaunchGrid"}) {
+    INFO(name);
+    CHECK(LaunchRoleOf(name) == CudaLaunchRole::kLaunchesKernel);
+  }
+  for (const char* name : {"cudaGraphLaunch_v10000", "cudaLaunchHostFunc_v10000", "cuGraphLaunch",
+                           "cudaMemcpyAsync_v3020", "cuLaunchHostFunc", ""}) {
+    INFO(name);
+    CHECK(LaunchRoleOf(name) == CudaLaunchRole::kNone);
+  }
+  CHECK(LaunchRoleOf("cudaStreamBeginCapture_ptsz_v10000") == CudaLaunchRole::kBeginsStreamCapture);
+  CHECK(LaunchRoleOf("cuStreamBeginCapture_v2") == CudaLaunchRole::kBeginsStreamCapture);
+  CHECK(LaunchRoleOf("cudaStreamEndCapture_v10000") == CudaLaunchRole::kEndsStreamCapture);
+  CHECK(LaunchRoleOf("cuStreamEndCapture_ptsz") == CudaLaunchRole::kEndsStreamCapture);
 }

@@ -2,12 +2,15 @@
 #   abrupt_endings.py workers LOG   a training step fed by DataLoader workers (forked, ended by
 #                                   os._exit) and a fork Pool that is terminated (SIGTERM); every
 #                                   worker appends its pid to LOG inside each NVTX range "item"
-#   abrupt_endings.py sigkill N     N kernel launches after an NVTX mark "launches", a
-#                                   synchronize, then SIGKILL of itself
+#   abrupt_endings.py END N         N kernel launches after an NVTX mark "launches", a
+#                                   synchronize, then END: "sigkill" (SIGKILL of itself after
+#                                   0.5 s, more than prof's flush period), "sigkill_now" (at once),
+#                                   "_exit" (os._exit(3)), "sigterm" (SIGTERM of itself)
 import multiprocessing
 import os
 import signal
 import sys
+import time
 
 import torch
 from torch.utils.data import DataLoader, Dataset
@@ -54,7 +57,7 @@ def workers():
     print("steps", step + 1)
 
 
-def sigkill(launches):
+def launch_then_end(end, launches):
     x = torch.zeros(1024, device="cuda")
     torch.cuda.synchronize()
     nvtx.mark("launches")
@@ -62,7 +65,15 @@ def sigkill(launches):
         x.add_(1)
     torch.cuda.synchronize()
     print("launched", launches, flush=True)
-    os.kill(os.getpid(), signal.SIGKILL)
+    if end == "sigkill":
+        time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGKILL)
+    elif end == "sigkill_now":
+        os.kill(os.getpid(), signal.SIGKILL)
+    elif end == "_exit":
+        os._exit(3)
+    elif end == "sigterm":
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 if __name__ == "__main__":
@@ -70,4 +81,4 @@ if __name__ == "__main__":
         LOG = sys.argv[2]
         workers()
     else:
-        sigkill(int(sys.argv[2]))
+        launch_then_end(sys.argv[1], int(sys.argv[2]))

@@ -295,28 +295,45 @@ sys.exit(0 if ok else 1)
 PY
   [ $? -eq 0 ] && [ $workers_rc -eq 0 ]; check "abrupt: DataLoader and terminated Pool workers keep every range" $? "exit $workers_rc; $(summary_of "$work/abrupt_workers.check")"
   cat "$work/abrupt_workers.check"; tail -3 "$work/abrupt_workers.out"
-  "$prof" profile -t cuda,nvtx -f true -o "$work/abrupt_kill" \
-    python3 tests/gpu/abrupt_endings.py sigkill 2000 > "$work/abrupt_kill.out" 2>&1
-  kill_rc=$?
-  python3 - "$work/abrupt_kill.sqlite" 2000 > "$work/abrupt_kill.check" 2>&1 <<'PY'
+  workers_lost=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT value FROM PROF_STATS WHERE name = 'cuda_kernels_lost'\").fetchone()[0])" "$work/abrupt_workers.sqlite")
+  [ "$workers_lost" = 0 ]; check "abrupt: a training run that ends normally loses no kernel" $? "cuda_kernels_lost $workers_lost"
+  # end expected-exit kernels: every kernel after the synchronize arrives (CUPTI's buffers are
+  # flushed by prof's thread, at _exit and at SIGTERM), or, killed at once, is counted lost.
+  for ending in "sigkill 137 all" "_exit 3 all" "sigterm 143 all" "sigkill_now 137 counted"; do
+    read -r end expected_rc kernels_rule <<< "$ending"
+    "$prof" profile -t cuda,nvtx -f true -o "$work/abrupt_$end" \
+      python3 tests/gpu/abrupt_endings.py "$end" 3000 > "$work/abrupt_$end.out" 2>&1
+    end_rc=$?
+    python3 - "$work/abrupt_$end.sqlite" 3000 "$kernels_rule" > "$work/abrupt_$end.check" 2>&1 <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
+expected, rule = int(sys.argv[2]), sys.argv[3]
 (mark,) = db.execute("SELECT start FROM NVTX_EVENTS WHERE text = 'launches'").fetchone()
-def api(pattern):
+def api(pattern, after=mark):
     return db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON "
-                      "s.id = r.nameId WHERE s.value LIKE ? AND r.start > ?", (pattern, mark)).fetchone()[0]
+                      "s.id = r.nameId WHERE s.value LIKE ? AND r.start > ? AND r.returnValue = 0",
+                      (pattern, after)).fetchone()[0]
 launches, syncs = api("cudaLaunchKernel%"), api("%Synchronize%")
-# The kernel table exists only once a row arrived, as in nsys's export: SIGKILL may leave none.
+all_launches = api("cudaLaunchKernel%", -1) + api("cuLaunchKernel%", -1)
+# The kernel table exists only once a row arrived, as in nsys's export.
 has_kernels = db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL'").fetchone()[0]
-kernels = db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > ?",
-                     (mark,)).fetchone()[0] if has_kernels else 0
-ok = launches == int(sys.argv[2]) and syncs >= 1
-print(f"{'PASS' if ok else 'FAIL'}: launches kept {launches} of {sys.argv[2]}, synchronize rows {syncs}, "
-      f"kernel activity rows {kernels} (CUPTI's buffers die with the process)")
+def kernels(after):
+    return db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > ?",
+                      (after,)).fetchone()[0] if has_kernels else 0
+(lost,) = db.execute("SELECT value FROM PROF_STATS WHERE name = 'cuda_kernels_lost'").fetchone()
+after_mark, total = kernels(mark), kernels(-1)
+ok = launches == expected and syncs >= 1 and total + lost == all_launches
+if rule == "all":
+    ok = ok and after_mark == expected and lost == 0
+print(f"{'PASS' if ok else 'FAIL'}: launches kept {launches} of {expected}, synchronize rows {syncs}, "
+      f"kernel rows {after_mark} after the mark, {total} in all + cuda_kernels_lost {lost} "
+      f"vs {all_launches} launch calls")
 sys.exit(0 if ok else 1)
 PY
-  [ $? -eq 0 ] && [ $kill_rc -eq 137 ]; check "abrupt: a SIGKILLed CUDA program keeps every API row" $? "exit $kill_rc; $(summary_of "$work/abrupt_kill.check")"
-  cat "$work/abrupt_kill.check"; tail -3 "$work/abrupt_kill.out"
+    [ $? -eq 0 ] && [ "$end_rc" -eq "$expected_rc" ]
+    check "abrupt: CUDA program ended by $end keeps its kernels ($kernels_rule)" $? "exit $end_rc; $(summary_of "$work/abrupt_$end.check")"
+    cat "$work/abrupt_$end.check"; tail -3 "$work/abrupt_$end.out"
+  done
 fi
 
 if [[ " $sections " == *" memory "* ]]; then
