@@ -33,6 +33,8 @@ Status CaptureRouter::AddReport(uint32_t index) {
   report.importer =
       std::make_unique<StreamImporter>(report.writer.get(), cpu_sample_sink_, drain_time_reads_);
   Replay(report.importer.get());
+  // Every counter from the report's first commit on (zeros, until the next commit counts more).
+  report.importer->WriteProblemCounts();
   reports_.push_back(std::move(report));
   return Status::Ok();
 }
@@ -89,6 +91,7 @@ int64_t CaptureRouter::WindowOf(uint64_t timestamp_ns) const {
 Status CaptureRouter::Commit() {
   Status first = Status::Ok();
   for (Report& report : reports_) {
+    report.importer->WriteProblemCounts();
     Status status = report.writer->Commit();
     if (!status.ok() && first.ok()) first = status;
   }

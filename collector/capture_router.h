@@ -61,7 +61,8 @@ class CaptureRouter : public StreamSink {
   Status OpenFirstReport();
   // Reads the windows opened or closed since the last call and creates the reports they need.
   void Refresh();
-  // Commits every report's open transaction; returns the first failure.
+  // Writes every report's data problem counts if they changed, and commits its open transaction;
+  // returns the first failure.
   Status Commit();
   // Closes every report without writing it.
   void AbandonAll();

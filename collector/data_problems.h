@@ -95,6 +95,7 @@ class DataProblemCounts {
  public:
   uint64_t& operator[](DataProblem problem) { return counts_[static_cast<size_t>(problem)]; }
   uint64_t operator[](DataProblem problem) const { return counts_[static_cast<size_t>(problem)]; }
+  bool operator==(const DataProblemCounts& other) const { return counts_ == other.counts_; }
 
  private:
   std::array<uint64_t, kDataProblemCount> counts_{};

@@ -71,12 +71,23 @@ DataProblemCounts StreamImporter::DataProblems() const {
   return counts;
 }
 
+void StreamImporter::WriteProblemCounts() {
+  const DataProblemCounts counts = DataProblems();
+  if (written_counts_.has_value() && *written_counts_ == counts) return;
+  std::vector<storage::ProfStatRow> rows;
+  for (const DataProblemSpec& problem : kDataProblems) {
+    rows.push_back({problem.name, SeverityName(problem.severity),
+                    static_cast<int64_t>(counts[problem.id]), problem.meaning});
+  }
+  writer_->Rewrite<storage::kProfStatsTable>(rows);
+  written_counts_ = counts;
+}
+
 void StreamImporter::WriteDataProblems(int64_t time) {
+  WriteProblemCounts();
   const DataProblemCounts counts = DataProblems();
   for (const DataProblemSpec& problem : kDataProblems) {
     const uint64_t count = counts[problem.id];
-    writer_->Add<storage::kProfStatsTable>({problem.name, SeverityName(problem.severity),
-                                            static_cast<int64_t>(count), problem.meaning});
     if (count == 0 || problem.severity == ProblemSeverity::kInfo ||
         problem.scope == ProblemScope::kPerProcess) {
       continue;

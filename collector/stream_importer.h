@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,8 +49,11 @@ class StreamImporter : public StreamSink {
   void DescribeGpu(const protocol::CudaDeviceRecord& device, std::string_view name) {
     cuda_.DescribeGpu(device, name);
   }
-  // Writes every counter into PROF_STATS and, at `time`, a DIAGNOSTIC_EVENT row for the session
-  // for each non-zero one that is not informative and has no per-process rows.
+  // Writes every counter into PROF_STATS (replacing the rows of the last write) when they changed
+  // since: at each commit, so that a report cut short by prof's death has them.
+  void WriteProblemCounts();
+  // The final counts, and at `time` a DIAGNOSTIC_EVENT row for the session for each non-zero one
+  // that is not informative and has no per-process rows.
   void WriteDataProblems(int64_t time);
   // CUDA: set-up failures to print once, and GPU records CUPTI dropped.
   const std::vector<std::string>& cuda_warnings() const { return cuda_.cuda_warnings(); }
@@ -61,6 +65,7 @@ class StreamImporter : public StreamSink {
 
  private:
   storage::ReportWriter* writer_;
+  std::optional<DataProblemCounts> written_counts_;  // PROF_STATS as last written
   RecordDispatcher dispatcher_;
   ProcessTracker processes_;
   OsrtTracker osrt_;

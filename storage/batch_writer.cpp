@@ -111,7 +111,8 @@ Status BatchWriter::Submit(Task task) {
 bool BatchWriter::Spill(Task* task) {
   if (spill_options_.directory.empty() || spill_failed_) return false;
   const SpilledTask head{task->batch.table, task->batch.bytes.size(), task->batch.rows,
-                         task->commit ? 1u : 0u};
+                         static_cast<uint8_t>(task->commit ? 1 : 0),
+                         static_cast<uint8_t>(task->batch.starts_rewrite ? 1 : 0)};
   const uint64_t size = sizeof(head) + head.byte_count;
   if (spill_end_ - spill_read_ + size > spill_options_.max_bytes) return false;
   // Made at the first overflow only: most reports never need it.
@@ -153,6 +154,7 @@ void BatchWriter::RunSpilledTask(std::unique_lock<std::mutex>& lock) {
       spilled_task_.commit = head.commit != 0;
       spilled_task_.batch.table = head.table;
       spilled_task_.batch.rows = head.rows;
+      spilled_task_.batch.starts_rewrite = head.starts_rewrite != 0;
       spilled_task_.batch.bytes.Clear();
       status = spill_.Read(offset + sizeof(head),
                            spilled_task_.batch.bytes.AppendSpace(head.byte_count), head.byte_count);

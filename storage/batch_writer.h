@@ -87,7 +87,8 @@ class BatchWriter {
     TableInserter* table;
     uint64_t byte_count;
     int32_t rows;
-    uint32_t commit;
+    uint8_t commit;
+    uint8_t starts_rewrite;
   };
 
   Status Submit(Task task);

@@ -40,6 +40,8 @@ struct ChunkPipeline::Chunk {
   int64_t rows = 0;
   ByteBuffer bytes;
   std::vector<Part> parts;
+  // Tables rewritten whole whose write starts in this chunk (RowBatch::starts_rewrite).
+  std::vector<const TableInserter*> rewrites;
   // Filled by the encoder: the serialized database and the tables in it, in first-row order.
   std::unique_ptr<unsigned char, SqliteFree> image;
   sqlite3_int64 image_size = 0;
@@ -49,6 +51,7 @@ struct ChunkPipeline::Chunk {
     rows = 0;
     bytes.Clear();
     parts.clear();
+    rewrites.clear();
     image.reset();
     image_size = 0;
     tables.clear();
@@ -103,6 +106,7 @@ Status ChunkPipeline::WriteRows(const RowBatch& batch) {
   Chunk& chunk = *open_;
   // A batch without rows adds no part: a table without rows must not be created.
   if (batch.rows > 0) {
+    if (batch.starts_rewrite) chunk.rewrites.push_back(batch.table);
     if (chunk.parts.empty() || chunk.parts.back().table != batch.table) {
       chunk.parts.push_back({batch.table, 0, chunk.bytes.size()});
     }
@@ -173,6 +177,11 @@ Status ChunkPipeline::Copy(Chunk* chunk) {
   for (const TableInserter* table : chunk->tables) {
     const std::string& name = table->spec().name;
     PROF_RETURN_IF_ERROR(schema_->EnsureTable(name));
+    // A write of a table rewritten whole sits between two commits (each closes a chunk): the
+    // chunk with its first batch holds none of the write before.
+    if (std::find(chunk->rewrites.begin(), chunk->rewrites.end(), table) != chunk->rewrites.end()) {
+      PROF_RETURN_IF_ERROR(report_->Exec("DELETE FROM main." + name));
+    }
     // Same DDL on both sides and no index in the report: SQLite copies records as they are.
     const std::string copy =
         "INSERT INTO main." + name + " SELECT * FROM " + std::string(kChunkSchema) + "." + name;

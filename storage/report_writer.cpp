@@ -26,6 +26,8 @@ namespace {
 // Rows per transaction: large enough that commits cost nothing measurable, small enough that
 // SQLite's page cache stays bounded. (The pipeline's writer also commits after every chunk.)
 constexpr int64_t kCommitRows = 1 << 20;
+// At most every this often, new process and thread names are written as rows arrive.
+constexpr std::chrono::milliseconds kNamesDelay{100};
 
 // Encoded rows waiting for the writer thread: 256 batches of 1,024 NVTX rows (~72 KB each in a
 // 128 KiB buffer), a fifth of a second of what an H200 host's writer inserts, on top of what the
@@ -127,20 +129,30 @@ class ReportWriter::Impl {
   void AddRow(size_t table_index, RowBindFunction bind, const void* row);
   void SetProcessName(int64_t global_pid, uint32_t pid, std::string_view name) {
     processes_[global_pid] = ProcessName{pid, std::string(name)};
+    names_changed_ = true;
   }
   void SetThreadName(int64_t global_tid, std::string_view name, int32_t priority) {
     thread_names_[global_tid] = ThreadName{InternString(name), priority};
+    names_changed_ = true;
   }
   void SetSampledName(int64_t global_pid, uint32_t pid, int64_t global_tid, std::string_view name) {
     const auto thread = thread_names_.find(global_tid);
     if (thread == thread_names_.end() || thread->second.from_sampling) {
       thread_names_[global_tid] = ThreadName{InternString(name), 0, true};
+      names_changed_ = true;
     }
     if (global_pid == 0) return;
     const auto process = processes_.find(global_pid);
     if (process == processes_.end() || process->second.from_sampling) {
       processes_[global_pid] = ProcessName{pid, std::string(name), true};
+      names_changed_ = true;
     }
+  }
+  // Starts a write of a table rewritten whole: what came before is committed apart, so that the
+  // write's first batch replaces the table's earlier rows and nothing else.
+  void BeginRewrite(size_t table_index) {
+    Note(SubmitCommit());
+    tables_[table_index]->StartRewrite();
   }
   Status Commit();
   // Commit() for the writer's caller, who says a failure it returns.
@@ -161,6 +173,10 @@ class ReportWriter::Impl {
     AddRow(ReportTables::IndexOf<kTable>(), &BindTableRow<kTable>, &row);
   }
   Status WriteSessionTables(const SessionInfo& session);
+  // PROCESSES and ThreadNames as they are now, replacing the rows of the last write.
+  void WriteNames();
+  // Submits every open batch and a commit after them.
+  Status SubmitCommit();
   template <const auto& kTable>
   Status WriteNameValues(const NameValues& rows);
   // Hands `table`'s open batch to the writer thread.
@@ -187,6 +203,8 @@ class ReportWriter::Impl {
   bool done_ = false;  // finished or abandoned
   // A failure the caller was given by Commit() (and has said): Finish() then does not repeat it.
   bool failure_told_ = false;
+  bool names_changed_ = false;  // processes_ or thread_names_ since their last write
+  std::chrono::steady_clock::time_point names_written_{};
 
   StringInterner strings_;
   std::map<int64_t, ThreadName> thread_names_;  // by globalTid: rows come out sorted
@@ -243,6 +261,15 @@ std::vector<EventCount> ReportWriter::Impl::EventCounts() const {
 
 void ReportWriter::Impl::Submit(TableInserter* table) {
   Note(batches_.SubmitRows(table->TakeBatch(batches_.TakeSpareBytes())));
+  // The writer thread commits each chunk it copies: new processes and threads are named within
+  // kNamesDelay of the rows that follow them, so that any commit names nearly all it holds.
+  if (names_changed_) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - names_written_ >= kNamesDelay) {
+      names_written_ = now;
+      WriteNames();
+    }
+  }
 }
 
 Status ReportWriter::Impl::FlushTables() {
@@ -252,12 +279,31 @@ Status ReportWriter::Impl::FlushTables() {
   return status_;
 }
 
+// Names are written at each commit they changed before, so that a report cut short by prof's
+// death names the processes and threads of what it committed.
 Status ReportWriter::Impl::Commit() {
   if (!status_.ok()) return status_;
+  if (names_changed_) WriteNames();
+  return SubmitCommit();
+}
+
+Status ReportWriter::Impl::SubmitCommit() {
   rows_since_commit_ = 0;
   PROF_RETURN_IF_ERROR(FlushTables());
   Note(batches_.SubmitCommit());
   return status_;
+}
+
+void ReportWriter::Impl::WriteNames() {
+  names_changed_ = false;
+  BeginRewrite(ReportTables::IndexOf<kProcessesTable>());
+  for (const auto& [global_pid, process] : processes_) {
+    Insert<kProcessesTable>({global_pid, process.pid, process.name});
+  }
+  BeginRewrite(ReportTables::IndexOf<kThreadNamesTable>());
+  for (const auto& [global_tid, thread] : thread_names_) {
+    Insert<kThreadNamesTable>({thread.name_id, thread.priority, global_tid});
+  }
 }
 
 Status ReportWriter::Impl::CommitRows() {
@@ -276,12 +322,7 @@ Status ReportWriter::Impl::WriteSessionTables(const SessionInfo& session) {
   const std::string utc_time = FormatUtcTime(start);
   const std::string local_time = FormatLocalTime(start);
   Insert<kTargetInfoSessionStartTimeTable>({start, utc_time, local_time});
-  for (const auto& [global_pid, process] : processes_) {
-    Insert<kProcessesTable>({global_pid, process.pid, process.name});
-  }
-  for (const auto& [global_tid, thread] : thread_names_) {
-    Insert<kThreadNamesTable>({thread.name_id, thread.priority, global_tid});
-  }
+  if (names_changed_) WriteNames();
   return WriteNameValues<kProfSessionTable>(SessionRows(session));
 }
 
@@ -395,6 +436,8 @@ void ReportWriter::SetSampledName(int64_t global_pid, uint32_t pid, int64_t glob
                                   std::string_view name) {
   impl_->SetSampledName(global_pid, pid, global_tid, name);
 }
+
+void ReportWriter::BeginRewrite(size_t table_index) { impl_->BeginRewrite(table_index); }
 
 Status ReportWriter::Commit() { return impl_->CommitForCaller(); }
 uint64_t ReportWriter::RowsWaitingOnDisk() { return impl_->RowsWaitingOnDisk(); }

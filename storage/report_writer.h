@@ -98,17 +98,28 @@ class ReportWriter {
     static_assert(kIndex < ReportTables::kCount, "the table is not listed in ReportTables");
     AddRow(kIndex, &BindTableRow<kTable>, &row);
   }
-  // Adds or replaces the name of a process (last name wins, e.g. after exec); written by Finish().
+  // Writes `rows` as the whole of `kTable`, a table rewritten whole (TableSpec::rewritten_whole):
+  // they replace the rows of its last write once committed.
+  template <const auto& kTable>
+  void Rewrite(const std::vector<TableRow<kTable>>& rows) {
+    static_assert(kTable.rewritten_whole, "the table is not rewritten whole");
+    constexpr size_t kIndex = ReportTables::IndexOf<kTable>();
+    BeginRewrite(kIndex);
+    for (const TableRow<kTable>& row : rows) AddRow(kIndex, &BindTableRow<kTable>, &row);
+  }
+  // Adds or replaces the name of a process (last name wins, e.g. after exec); written at the next
+  // commit.
   void AddProcess(int64_t global_pid, uint32_t pid, std::string_view name);
-  // Adds or replaces the name of a thread (last name wins, like nsys's ThreadNames); written by
-  // Finish().
+  // Adds or replaces the name of a thread (last name wins, like nsys's ThreadNames); written at
+  // the next commit.
   void SetThreadName(int64_t global_tid, std::string_view name, int32_t priority);
   // The kernel's name of a thread prof sampled (and, with a non-zero global_pid, of its process),
   // for the threads and processes no stream names: a name from a stream (SetThreadName,
   // AddProcess) wins, before or after; a later kernel name replaces an earlier one.
   void SetSampledName(int64_t global_pid, uint32_t pid, int64_t global_tid, std::string_view name);
 
-  // Commits the open transaction and starts a new one.
+  // Writes the processes' and threads' names if they changed, commits the open transaction and
+  // starts a new one.
   Status Commit();
   // Rows that outran SQLite and wait in the spill file: Finish() inserts them first.
   uint64_t RowsWaitingOnDisk();
@@ -127,6 +138,7 @@ class ReportWriter {
   class Impl;
   // Adds `row` to KnownTables()[table_index], bound by `bind`.
   void AddRow(size_t table_index, RowBindFunction bind, const void* row);
+  void BeginRewrite(size_t table_index);
   explicit ReportWriter(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -66,6 +66,9 @@ class ByteBuffer {
 struct RowBatch {
   TableInserter* table = nullptr;  // where the rows go
   int rows = 0;
+  // The first batch of a write of a table rewritten whole (TableSpec::rewritten_whole): the
+  // table's rows in the report go first.
+  bool starts_rewrite = false;
   ByteBuffer bytes;
 };
 

@@ -58,6 +58,9 @@ struct TableSpec {
   std::string insert_columns;            // "start, end, ...": the columns rows bind, in order
   int insert_column_count = 0;
   std::string event_noun;  // what a row is in prof profile's end summary ("" for no event table)
+  // Rows are the state of something the writer keeps in memory (the processes, thread names, data
+  // problem counts), written again whole at each commit: the rows of a write replace the table's.
+  bool rewritten_whole = false;
 };
 
 namespace table_definition {
@@ -182,12 +185,19 @@ struct Table {
   std::tuple<Columns...> columns;
   std::string_view constraint;  // a table constraint after the columns, e.g. a composite key
   std::string_view event_noun;  // the rows are events the end-of-run summary counts as these
+  bool rewritten_whole = false;  // TableSpec::rewritten_whole
 
   // The table with its rows counted as `noun` ("NVTX events") when a profile run ends.
   constexpr Table CountedAs(std::string_view noun) const {
     Table counted = *this;
     counted.event_noun = noun;
     return counted;
+  }
+  // The table with each write of its rows replacing the rows before (TableSpec::rewritten_whole).
+  constexpr Table RewrittenWhole() const {
+    Table rewritten = *this;
+    rewritten.rewritten_whole = true;
+    return rewritten;
   }
 
   // Appends `row`'s values in the order of the INSERT's columns.
@@ -206,7 +216,7 @@ template <typename Row, typename... Columns>
 constexpr Table<Row, Columns...> DefineTable(std::string_view name, TableCreation creation,
                                              std::tuple<Columns...> columns,
                                              std::string_view constraint = "") {
-  return {name, creation, columns, constraint, {}};
+  return {name, creation, columns, constraint, {}, false};
 }
 
 // "CREATE TABLE name (\n    column declaration,\n ...);" with an optional table constraint.
@@ -220,8 +230,8 @@ std::string CreateTableSql(std::string_view table, const std::vector<ColumnDdl>&
 // The spec of a table or an ENUM_* table: its DDL and INSERT columns spelled out.
 template <typename Row, typename... Columns>
 TableSpec Describe(const Table<Row, Columns...>& table) {
-  TableSpec spec{std::string(table.name),      table.creation, {}, {}, {}, 0,
-                 std::string(table.event_noun)};
+  TableSpec spec{std::string(table.name),       table.creation, {}, {}, {}, 0,
+                 std::string(table.event_noun), table.rewritten_whole};
   std::vector<ColumnDdl> ddl;
   auto add = [&](const auto& column) {
     ddl.push_back({column.name, column.declaration.text});

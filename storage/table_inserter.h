@@ -26,6 +26,9 @@ class TableInserter {
     return ++open_.rows == kBatchRows;
   }
   int pending() const { return open_.rows; }
+  // The rows added from now on are a new write of the whole table (TableSpec::rewritten_whole):
+  // their first batch says so. Call with no rows pending.
+  void StartRewrite() { open_.starts_rewrite = true; }
   // Hands over the open batch and starts a new one in `spare_bytes` (a recycled buffer).
   RowBatch TakeBatch(ByteBuffer spare_bytes);
 

@@ -82,17 +82,18 @@ inline constexpr auto kTargetInfoSessionStartTimeTable = DefineTable<SessionStar
     Column("utcTime",    kText,    &SessionStartRow::utc_time),
     Column("localTime",  kText,    &SessionStartRow::local_time)));
 
-// Processes traced in the session.
+// Processes traced in the session (rewritten whole at each commit: a report cut short by prof's
+// death has them as of its last commit).
 inline constexpr auto kProcessesTable = DefineTable<ProcessRow>("PROCESSES", TableCreation::kAlways, ColumnList(
     Column("globalPid", kInteger, &ProcessRow::global_pid),
     Column("pid",       kInteger, &ProcessRow::pid),
-    Column("name",      kText,    &ProcessRow::name)));
+    Column("name",      kText,    &ProcessRow::name))).RewrittenWhole();
 
-// Thread names; nameId refers to StringIds(id).
+// Thread names; nameId refers to StringIds(id). Rewritten whole at each commit.
 inline constexpr auto kThreadNamesTable = DefineTable<ThreadNameRow>("ThreadNames", TableCreation::kAlways, ColumnList(
     Column("nameId",    kIntegerNotNull, &ThreadNameRow::name_id),
     Column("priority",  kInteger,        &ThreadNameRow::priority),
-    Column("globalTid", kInteger,        &ThreadNameRow::global_tid)));
+    Column("globalTid", kInteger,        &ThreadNameRow::global_tid))).RewrittenWhole();
 
 // prof's own record of the session, one row per SessionInfo field (docs/report-schema.md lists
 // the names). Values are text; numbers are written in decimal.
@@ -119,12 +120,13 @@ inline constexpr auto kDiagnosticEventTable = DefineTable<DiagnosticEventRow>("D
     Column("globalPid",    kInteger,        &DiagnosticEventRow::global_pid)));
 
 // prof's own: every counter of what went wrong with the session's data, zeros included, as
-// Perfetto's stats table lists them (collector/data_problems.h declares them).
+// Perfetto's stats table lists them (collector/data_problems.h declares them). Rewritten whole at
+// each commit.
 inline constexpr auto kProfStatsTable = DefineTable<ProfStatRow>("PROF_STATS", TableCreation::kOnFirstRow, ColumnList(
     Column("name",        kTextNotNull,    &ProfStatRow::name),
     Column("severity",    kTextNotNull,    &ProfStatRow::severity),
     Column("value",       kIntegerNotNull, &ProfStatRow::value),
-    Column("description", kTextNotNull,    &ProfStatRow::description)));
+    Column("description", kTextNotNull,    &ProfStatRow::description))).RewrittenWhole();
 // clang-format on
 
 }  // namespace prof::storage

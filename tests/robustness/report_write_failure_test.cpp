@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "collector/data_problems.h"
 #include "tests/support/test_support.h"
 
 namespace prof::robustness::test {
@@ -166,6 +167,16 @@ TEST_CASE("a prof killed at any moment leaves what it committed as a report prof
     if (has_calls) {
       most_rows =
           std::max(most_rows, prof::test::QueryCount(partials[0], "SELECT count(*) FROM OSRT_API"));
+      // Committed once a second with the rows: the process that made the calls, and every data
+      // problem counter.
+      CHECK(prof::test::QueryCount(partials[0],
+                                   "SELECT count(*) FROM PROCESSES WHERE globalPid IN (SELECT "
+                                   "DISTINCT globalTid >> 24 << 24 FROM OSRT_API)") == 1);
+      CHECK(prof::test::QueryCount(partials[0], "SELECT count(*) FROM PROCESSES") == 1);
+      CHECK(prof::test::QueryCount(partials[0], "SELECT count(DISTINCT name) FROM PROF_STATS") ==
+            static_cast<int64_t>(prof::collector::kDataProblemCount));
+      CHECK(prof::test::QueryCount(partials[0], "SELECT count(*) FROM PROF_STATS") ==
+            static_cast<int64_t>(prof::collector::kDataProblemCount));
     }
   }
   // Killed after the once-a-second commits, the calls until then are there (the program makes
