@@ -183,8 +183,8 @@ struct Table {
   std::string_view name;
   TableCreation creation;
   std::tuple<Columns...> columns;
-  std::string_view constraint;  // a table constraint after the columns, e.g. a composite key
-  std::string_view event_noun;  // the rows are events the end-of-run summary counts as these
+  std::string_view constraint;   // a table constraint after the columns, e.g. a composite key
+  std::string_view event_noun;   // the rows are events the end-of-run summary counts as these
   bool rewritten_whole = false;  // TableSpec::rewritten_whole
 
   // The table with its rows counted as `noun` ("NVTX events") when a profile run ends.
@@ -230,7 +230,7 @@ std::string CreateTableSql(std::string_view table, const std::vector<ColumnDdl>&
 // The spec of a table or an ENUM_* table: its DDL and INSERT columns spelled out.
 template <typename Row, typename... Columns>
 TableSpec Describe(const Table<Row, Columns...>& table) {
-  TableSpec spec{std::string(table.name),       table.creation, {}, {}, {}, 0,
+  TableSpec spec{std::string(table.name),       table.creation,       {}, {}, {}, 0,
                  std::string(table.event_noun), table.rewritten_whole};
   std::vector<ColumnDdl> ddl;
   auto add = [&](const auto& column) {

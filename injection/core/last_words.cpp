@@ -203,21 +203,24 @@ extern "C" PROF_EXPORT void _Exit(int status) noexcept {
 extern "C" PROF_EXPORT int execve(const char* path, char* const argv[],
                                   char* const envp[]) noexcept {
   injection::SayLastWords();
-  const injection::ExecveFunction next = injection::NextDefinition(&injection::g_next_execve, "execve");
+  const injection::ExecveFunction next =
+      injection::NextDefinition(&injection::g_next_execve, "execve");
   if (next == nullptr) return errno = ENOSYS, -1;
   return next(path, argv, envp);
 }
 
 extern "C" PROF_EXPORT int execv(const char* path, char* const argv[]) noexcept {
   injection::SayLastWords();
-  const injection::ExecvFunction next = injection::NextDefinition(&injection::g_next_execv, "execv");
+  const injection::ExecvFunction next =
+      injection::NextDefinition(&injection::g_next_execv, "execv");
   if (next == nullptr) return errno = ENOSYS, -1;
   return next(path, argv);
 }
 
 extern "C" PROF_EXPORT int execvp(const char* file, char* const argv[]) noexcept {
   injection::SayLastWords();
-  const injection::ExecvFunction next = injection::NextDefinition(&injection::g_next_execvp, "execvp");
+  const injection::ExecvFunction next =
+      injection::NextDefinition(&injection::g_next_execvp, "execvp");
   if (next == nullptr) return errno = ENOSYS, -1;
   return next(file, argv);
 }

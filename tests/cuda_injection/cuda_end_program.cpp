@@ -38,8 +38,9 @@ void InitializeCuda() {
   const char* injection = std::getenv("CUDA_INJECTION64_PATH");
   if (injection == nullptr) return;
   void* library = dlopen(injection, RTLD_NOW);
-  auto* initialize =
-      library != nullptr ? reinterpret_cast<int (*)()>(dlsym(library, "InitializeInjection")) : nullptr;
+  auto* initialize = library != nullptr
+                         ? reinterpret_cast<int (*)()>(dlsym(library, "InitializeInjection"))
+                         : nullptr;
   if (initialize == nullptr) {
     std::fprintf(stderr, "cannot load %s: %s\n", injection, dlerror());
     std::exit(2);

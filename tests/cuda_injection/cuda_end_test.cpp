@@ -25,8 +25,9 @@ struct Run {
 Run Profile(const std::string& name, const std::vector<std::string>& arguments) {
   Run run;
   run.report = MakeTempDir("cuda_end_" + name) + "/r.sqlite";
-  std::vector<std::string> argv = {ProfBinary(), "profile", "-q",       "-t", "cuda", "-s",
-                                   "none",       "-o",      run.report, TestProgram("cuda_end_program")};
+  std::vector<std::string> argv = {
+      ProfBinary(), "profile", "-q", "-t",       "cuda",
+      "-s",         "none",    "-o", run.report, TestProgram("cuda_end_program")};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   std::vector<std::string> env;
 #if defined(__SANITIZE_ADDRESS__)
@@ -75,10 +76,10 @@ TEST_CASE("a CUDA program's kernels reach the report however it ends", "[cuda_en
     const char* mode;
     int exit_code;
   };
-  const Ending ending = GENERATE(Ending{"exit", 0}, Ending{"_exit", 3}, Ending{"exec", 0},
-                                 Ending{"sigterm", 128 + 15}, Ending{"segv", 128 + 11},
-                                 Ending{"abort", 128 + 6}, Ending{"handler", 5},
-                                 Ending{"asks", 128 + 15});
+  const Ending ending =
+      GENERATE(Ending{"exit", 0}, Ending{"_exit", 3}, Ending{"exec", 0},
+               Ending{"sigterm", 128 + 15}, Ending{"segv", 128 + 11}, Ending{"abort", 128 + 6},
+               Ending{"handler", 5}, Ending{"asks", 128 + 15});
   INFO(ending.mode);
   const Run run = Profile(ending.mode, {ending.mode, std::to_string(kLaunches)});
   CHECK(run.result.exit_code == ending.exit_code);
@@ -103,8 +104,9 @@ TEST_CASE("launches whose kernel never came are counted, captured launches are n
     CHECK(Launches(run.report) == kLaunches + 17);
     CHECK(Kernels(run.report) == kLaunches);
     CHECK(KernelsLost(run.report) == 17);
-    CHECK(Number(run.report, "SELECT count(*) FROM DIAGNOSTIC_EVENT WHERE text LIKE "
-                             "'17 CUDA kernel launches never got their kernel record%'") == 1);
+    CHECK(Number(run.report,
+                 "SELECT count(*) FROM DIAGNOSTIC_EVENT WHERE text LIKE "
+                 "'17 CUDA kernel launches never got their kernel record%'") == 1);
   }
   SECTION("launches into a stream being captured") {
     const Run run = Profile("capture", {"capture", std::to_string(kLaunches), "40"});
@@ -127,7 +129,8 @@ TEST_CASE("a flood of launches from many threads, then _exit: kept + lost == lau
           "[cuda_end]") {
   constexpr int kThreads = 8;
   constexpr int kPerThread = 40000;
-  const Run run = Profile("threads", {"threads", std::to_string(kPerThread), std::to_string(kThreads)});
+  const Run run =
+      Profile("threads", {"threads", std::to_string(kPerThread), std::to_string(kThreads)});
   CHECK(run.result.exit_code == 3);
   const int64_t dropped =
       Number(run.report, "SELECT value FROM PROF_STATS WHERE name = 'dropped_records'");

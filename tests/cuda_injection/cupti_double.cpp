@@ -205,8 +205,8 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t) {
 
 CUptiResult CUPTIAPI cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid_size,
                                                 CUpti_Activity** record) {
-  uint8_t* next = *record == nullptr ? buffer
-                                     : reinterpret_cast<uint8_t*>(*record) + sizeof(KernelActivity);
+  uint8_t* next =
+      *record == nullptr ? buffer : reinterpret_cast<uint8_t*>(*record) + sizeof(KernelActivity);
   if (next + sizeof(KernelActivity) > buffer + valid_size) return CUPTI_ERROR_MAX_LIMIT_REACHED;
   *record = reinterpret_cast<CUpti_Activity*>(next);
   return CUPTI_SUCCESS;
