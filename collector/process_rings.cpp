@@ -76,6 +76,7 @@ bool ProcessRings::AddSegment(int segment_id, uint32_t ring_count, uint32_t pid,
   segment.id = segment_id;
   segment.ring_count = ring_count;
   segment.dropped_seen.assign(ring_count, 0);
+  segment.too_deep_seen.assign(ring_count, 0);
   segments_.push_back(std::move(segment));
   return true;
 }
@@ -180,6 +181,10 @@ size_t ProcessRings::Drain(char* out, size_t capacity) {
     used += AppendLoss(out + used, RecordKind::kDroppedRecords, ring->owner_tid,
                        dropped - segment->dropped_seen[ring_index]);
     segment->dropped_seen[ring_index] = dropped;
+    const uint64_t too_deep = ring->too_deep.load(std::memory_order_relaxed);
+    used += AppendLoss(out + used, RecordKind::kNvtxRangesTooDeep, ring->owner_tid,
+                       too_deep - segment->too_deep_seen[ring_index]);
+    segment->too_deep_seen[ring_index] = too_deep;
     // Leave room for the torn record below.
     const size_t drained = ring->Drain(out + used, capacity - used - kLossBytes);
     used += drained;

@@ -74,7 +74,8 @@ class ProcessRings {
     void* base = nullptr;
     int id = -1;
     uint32_t ring_count = 0;
-    std::vector<uint64_t> dropped_seen;  // per ring
+    std::vector<uint64_t> dropped_seen;   // per ring
+    std::vector<uint64_t> too_deep_seen;  // per ring
   };
 
   // Attaches the later segments published in the first one; appends the refusal to `out`.

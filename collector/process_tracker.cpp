@@ -51,6 +51,15 @@ void ProcessTracker::RegisterHandlers(RecordDispatcher* dispatcher) {
                          stream_losses_[process.stream_id].without_ring += lost.dropped;
                          NoteLoss(process, kWithoutRingCause);
                        });
+  dispatcher->Register(protocol::RecordKind::kNvtxRangesTooDeep,
+                       sizeof(protocol::NvtxRangesTooDeepRecord),
+                       [this](const ProcessStream& process, const protocol::RecordHeader& record) {
+                         protocol::NvtxRangesTooDeepRecord lost;
+                         std::memcpy(&lost, &record, sizeof(lost));
+                         nvtx_ranges_too_deep_ += lost.dropped;
+                         stream_losses_[process.stream_id].too_deep += lost.dropped;
+                         NoteLoss(process, kTooDeepCause);
+                       });
   dispatcher->Register(protocol::RecordKind::kTornRecords, sizeof(protocol::TornRecordsRecord),
                        [this](const ProcessStream& process, const protocol::RecordHeader& record) {
                          protocol::TornRecordsRecord torn;
@@ -135,6 +144,13 @@ void ProcessTracker::OnStreamEnd(const ProcessStream& process, const std::string
              " records of this process: " + kWithoutRingCause,
          process.GlobalPid()});
   }
+  if (losses.too_deep > 0) {
+    writer_->Add<storage::kDiagnosticEventTable>(
+        {end_time,
+         "prof lost " + std::to_string(losses.too_deep) + " NVTX ranges of this process: " +
+             kTooDeepCause,
+         process.GlobalPid()});
+  }
   if (losses.torn > 0) {
     writer_->Add<storage::kDiagnosticEventTable>(
         {end_time,
@@ -173,7 +189,8 @@ void ProcessTracker::NoteLoss(const ProcessStream& process, const char* why) {
   loss_noted_ = true;
   last_loss_note_ = now;
   spdlog::warn("warning: {} events lost so far; process {} ({}): {}",
-               dropped_records_ + records_without_ring_ + torn_records_, process.pid, process.name,
+               dropped_records_ + records_without_ring_ + nvtx_ranges_too_deep_ + torn_records_,
+               process.pid, process.name,
                why);
 }
 

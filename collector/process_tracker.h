@@ -44,6 +44,7 @@ class ProcessTracker {
 
   uint64_t dropped_records() const { return dropped_records_; }
   uint64_t records_without_ring() const { return records_without_ring_; }
+  uint64_t nvtx_ranges_too_deep() const { return nvtx_ranges_too_deep_; }
   uint64_t torn_records() const { return torn_records_; }
   // Processes (or threads of them) whose records could not be read: no shared memory for them.
   uint64_t processes_without_rings() const { return processes_without_rings_; }
@@ -64,11 +65,13 @@ class ProcessTracker {
   storage::ReportWriter* writer_;
   uint64_t dropped_records_ = 0;
   uint64_t records_without_ring_ = 0;
+  uint64_t nvtx_ranges_too_deep_ = 0;
   uint64_t torn_records_ = 0;
   uint64_t processes_without_rings_ = 0;
   struct Losses {
     uint64_t dropped = 0;
     uint64_t without_ring = 0;
+    uint64_t too_deep = 0;
     uint64_t torn = 0;
   };
   std::unordered_map<uint64_t, Losses> stream_losses_;  // by stream id, until the stream ends
@@ -76,6 +79,9 @@ class ProcessTracker {
   static constexpr const char* kWithoutRingCause =
       "its threads could get no ring (1,024 threads recording at once, or no shared memory left "
       "for a new segment: kernel.shmmni, shmall)";
+  static constexpr const char* kTooDeepCause =
+      "push/pop ranges nested deeper than their thread's 64 KiB of open ranges hold (~700 levels "
+      "of 20-character names)";
   bool loss_noted_ = false;
   std::chrono::steady_clock::time_point last_loss_note_;
   // When each thread got its current name. Threads' records arrive in no fixed order across

@@ -46,6 +46,7 @@ DataProblemCounts StreamImporter::DataProblems() const {
   DataProblemCounts counts;
   counts[DataProblem::kDroppedRecords] = processes_.dropped_records();
   counts[DataProblem::kRecordsWithoutRing] = processes_.records_without_ring();
+  counts[DataProblem::kNvtxRangesTooDeep] = processes_.nvtx_ranges_too_deep();
   counts[DataProblem::kTornRecords] = processes_.torn_records();
   counts[DataProblem::kBrokenStreams] = broken_streams_ + processes_.processes_without_rings();
   counts[DataProblem::kCudaDroppedRecords] = cuda_.dropped_records();

@@ -460,7 +460,7 @@ __attribute__((flatten)) void OpenPushPopRange(protocol::RecordKind kind, uint64
   }
   if (ring != nullptr && !ring->OpenRange({kind, CurrentTid(), start, domain_id, level}, attributes,
                                           text, text_length)) {
-    ring->dropped.fetch_add(1, std::memory_order_relaxed);  // nested beyond the ranges' memory
+    ring->too_deep.fetch_add(1, std::memory_order_relaxed);  // nested beyond the ranges' memory
   }
   t_inside_emit = false;
   if (t_waiting_fixed != 0) AppendWaitingSample();

@@ -133,6 +133,7 @@ constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
   switch (kind) {
     case RecordKind::kDroppedRecords:
     case RecordKind::kRecordsWithoutRing:
+    case RecordKind::kNvtxRangesTooDeep:
     case RecordKind::kTornRecords:
     case RecordKind::kRingSegment:  // reaches the launcher's trackers only when it failed
     case RecordKind::kProcessExit:

@@ -42,6 +42,7 @@ enum class RecordKind : uint16_t {
   kTornRecords = 8,
   kProcessKilled = 9,
   kRecordsWithoutRing = 10,
+  kNvtxRangesTooDeep = 11,
   // OS runtime: 16..31.
   kOsrtCall = 16,
   // NVTX: 32..63.
@@ -132,6 +133,11 @@ static_assert(sizeof(DroppedRecordsRecord) == 24);
 // DroppedRecordsRecord: records lost because their thread could get no ring (1,024 threads
 // recording at once, or no shared memory for a new segment), since the last such record.
 using RecordsWithoutRingRecord = DroppedRecordsRecord;
+
+// Made by the launcher from a ring's too_deep counter, in the layout of DroppedRecordsRecord:
+// push/pop ranges dropped because they were nested deeper than their thread's open ranges hold,
+// since the last such record of that ring.
+using NvtxRangesTooDeepRecord = DroppedRecordsRecord;
 
 // Sent on the socket: the System V shared memory segment `segment_id` holds `ring_count` thread
 // rings the launcher attaches and drains. Consumed by the launcher's reader, except when there is

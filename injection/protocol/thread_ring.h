@@ -142,6 +142,9 @@ class alignas(4096) ThreadRing {
   // Records the producer dropped (ring full, a signal handler inside its own thread's Emit); the
   // launcher reports the difference since its last look.
   std::atomic<uint64_t> dropped{0};
+  // Push/pop ranges the producer dropped because its open ranges' memory (kOpenRangeBytes) was
+  // full: nested ~700 levels deep. Reported like `dropped`, under a cause of their own.
+  std::atomic<uint64_t> too_deep{0};
   // Program side only: the owning thread (thread naming), and whether it is in an overflow episode.
   pthread_t owner_thread{};
   bool dropping = false;
@@ -219,7 +222,7 @@ struct RingSegmentHeader {
 };
 
 inline constexpr uint32_t kRingSegmentMagic = 0x474e4952;  // "RING" little-endian
-inline constexpr uint32_t kRingSegmentVersion = 3;
+inline constexpr uint32_t kRingSegmentVersion = 4;
 inline constexpr size_t kRingSegmentHeaderBytes = 4096;
 static_assert(sizeof(RingSegmentHeader) <= kRingSegmentHeaderBytes);
 

@@ -100,9 +100,9 @@ TEST_CASE("data problems become DIAGNOSTIC_EVENT rows, per process and for the s
     stats.push_back(
         {std::string(problem.name), std::string(SeverityName(problem.severity)), value});
   }
-  CHECK(stats.size() == 20);
+  CHECK(stats.size() == 21);
   CHECK(stats[0] == std::vector<std::string>{"dropped_records", "data_loss", "10"});
-  CHECK(stats[9] == std::vector<std::string>{"unknown_records", "error", "1"});
+  CHECK(stats[10] == std::vector<std::string>{"unknown_records", "error", "1"});
   CHECK(prof::test::QueryRows(fixture.path, "SELECT name, severity, value FROM PROF_STATS") ==
         stats);
 }

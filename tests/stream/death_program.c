@@ -15,7 +15,9 @@
  *                                 burst, then exit(0): 2N ranges
  *   death_program threads N T     closefrom(3), then T threads, all alive at once, each emit the
  *                                 burst; joined, then exit(0): T x N ranges
- *   death_program threads_open N T  the same with the descriptors left open */
+ *   death_program threads_open N T  the same with the descriptors left open
+ *   death_program deep N          N ranges "deep", each nested in the one before, popped, then the
+ *                                 burst and exit(0) */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
@@ -91,6 +93,12 @@ int main(int argc, char** argv) {
   }
   if (strcmp(mode, "threads") == 0 && argc > 3) return Threads(1, atol(argv[3]));
   if (strcmp(mode, "threads_open") == 0 && argc > 3) return Threads(0, atol(argv[3]));
+  if (strcmp(mode, "deep") == 0) {
+    for (long i = 0; i < burst; ++i) nvtxRangePushA("deep");
+    for (long i = 0; i < burst; ++i) nvtxRangePop();
+    Burst();
+    exit(0);
+  }
   if (strcmp(mode, "closefrom") == 0) {
     closefrom(3);
     Burst();

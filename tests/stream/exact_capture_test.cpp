@@ -182,6 +182,34 @@ TEST_CASE("threads started after the program closed every descriptor keep every 
   CheckNothingLost(p.report);
 }
 
+TEST_CASE("ranges nested deeper than a thread's open ranges hold are counted as such",
+          "[exact][e2e]") {
+  constexpr long kDepth = 2000;
+  const Profiled p =
+      Profile("death_deep", {TestProgram("death_program"), "deep", std::to_string(kDepth)});
+  INFO(p.result.err);
+  REQUIRE(p.result.exit_code == 0);
+  const int64_t kept = WholeRanges(p.report, "deep");
+  const int64_t too_deep =
+      Number(p.report, "SELECT value FROM PROF_STATS WHERE name = 'nvtx_ranges_too_deep'");
+  // 64 KiB of open ranges hold several hundred; the rest are counted, not blamed on prof's pace.
+  CHECK(kept > 500);
+  CHECK(too_deep > 0);
+  CHECK(kept + too_deep == kDepth);
+  // The outermost ranges are the ones kept, each inside the one before.
+  CHECK(Number(p.report, "SELECT max(level) FROM (SELECT count(*) - 1 AS level FROM NVTX_EVENTS o "
+                         "JOIN NVTX_EVENTS i ON i.text = 'deep' AND o.text = 'deep' AND "
+                         "o.start <= i.start AND i.end <= o.end GROUP BY i.rowid)") == kept - 1);
+  CHECK(WholeRanges(p.report, "burst") == kDepth);
+  CHECK(Session(p.report, "dropped_records") == 0);
+  CHECK(Number(p.report,
+               "SELECT count(*) FROM DIAGNOSTIC_EVENT WHERE text = 'prof lost " +
+                   std::to_string(too_deep) +
+                   " NVTX ranges of this process: push/pop ranges nested deeper than their "
+                   "thread''s 64 KiB of open ranges hold (~700 levels of 20-character names)'") ==
+        1);
+}
+
 TEST_CASE("multiprocessing pool workers keep every range however the pool ends",
           "[exact][e2e][python]") {
   constexpr int kItems = 300;
