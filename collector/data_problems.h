@@ -26,8 +26,8 @@ enum class ProblemScope { kPerProcess, kSession };
   X(kRecordsWithoutRing, "records_without_ring", kDataLoss, kPerProcess,                          \
     "records were dropped in the program: their threads could get no ring (1,024 threads "        \
     "recording at once, or no shared memory left for a new segment: kernel.shmmni, shmall)")      \
-  X(kNvtxRangesTooDeep, "nvtx_ranges_too_deep", kDataLoss, kPerProcess,                         \
-    "NVTX push/pop ranges were dropped in the program: nested deeper than their thread's 64 KiB "  \
+  X(kNvtxRangesTooDeep, "nvtx_ranges_too_deep", kDataLoss, kPerProcess,                           \
+    "NVTX push/pop ranges were dropped in the program: nested deeper than their thread's 64 KiB " \
     "of open ranges hold (~700 levels)")                                                          \
   X(kTornRecords, "torn_records", kDataLoss, kPerProcess,                                         \
     "records were cut by the death of the process writing them")                                  \

@@ -147,8 +147,8 @@ void ProcessTracker::OnStreamEnd(const ProcessStream& process, const std::string
   if (losses.too_deep > 0) {
     writer_->Add<storage::kDiagnosticEventTable>(
         {end_time,
-         "prof lost " + std::to_string(losses.too_deep) + " NVTX ranges of this process: " +
-             kTooDeepCause,
+         "prof lost " + std::to_string(losses.too_deep) +
+             " NVTX ranges of this process: " + kTooDeepCause,
          process.GlobalPid()});
   }
   if (losses.torn > 0) {
@@ -190,8 +190,7 @@ void ProcessTracker::NoteLoss(const ProcessStream& process, const char* why) {
   last_loss_note_ = now;
   spdlog::warn("warning: {} events lost so far; process {} ({}): {}",
                dropped_records_ + records_without_ring_ + nvtx_ranges_too_deep_ + torn_records_,
-               process.pid, process.name,
-               why);
+               process.pid, process.name, why);
 }
 
 }  // namespace prof::collector

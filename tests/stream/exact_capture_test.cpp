@@ -197,9 +197,10 @@ TEST_CASE("ranges nested deeper than a thread's open ranges hold are counted as 
   CHECK(too_deep > 0);
   CHECK(kept + too_deep == kDepth);
   // The outermost ranges are the ones kept, each inside the one before.
-  CHECK(Number(p.report, "SELECT max(level) FROM (SELECT count(*) - 1 AS level FROM NVTX_EVENTS o "
-                         "JOIN NVTX_EVENTS i ON i.text = 'deep' AND o.text = 'deep' AND "
-                         "o.start <= i.start AND i.end <= o.end GROUP BY i.rowid)") == kept - 1);
+  CHECK(Number(p.report,
+               "SELECT max(level) FROM (SELECT count(*) - 1 AS level FROM NVTX_EVENTS o "
+               "JOIN NVTX_EVENTS i ON i.text = 'deep' AND o.text = 'deep' AND "
+               "o.start <= i.start AND i.end <= o.end GROUP BY i.rowid)") == kept - 1);
   CHECK(WholeRanges(p.report, "burst") == kDepth);
   CHECK(Session(p.report, "dropped_records") == 0);
   CHECK(Number(p.report,
