@@ -1,5 +1,6 @@
 #include "stats/report_database.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <string_view>
@@ -29,19 +30,54 @@ Status CheckIsReport(storage::Database* db) {
                        "table)");
 }
 
-// A report's strings are read through a temp view of the same name, cut at kMaxStringCharacters:
-// one huge string that many rows name (a crafted report, or a runaway NVTX message) otherwise
+// A report's strings and NVTX messages are read through temp views of their tables' names, cut at
+// kMaxStringCharacters: one huge string that many rows name (a crafted report, or a runaway NVTX message) otherwise
 // makes every reader's time and output grow with its size times the rows (a 50 MB name on 100
 // ranges: > 120 s and 5.5 GB of export). prof writes at most 2,048 bytes per string; the bound
 // leaves nsys's longest names (C++ template kernels) whole.
 constexpr int kMaxStringCharacters = 65536;
 
-Status CapReportStrings(storage::Database* db) {
+// The text columns cut so, by table: the strings, and the messages NVTX ranges carry in their row.
+// NVTX_EVENTS keeps its rowid as a column of that name: readers use it as a range's id.
+struct CappedTable {
+  std::string_view table;
+  std::array<std::string_view, 2> text_columns;
+  bool rowid;
+};
+constexpr CappedTable kCappedTables[] = {{"StringIds", {"value", ""}, false},
+                                         {"NVTX_EVENTS", {"text", "jsonText"}, true}};
+
+std::string QuotedName(std::string_view name) {
+  std::string quoted = "\"";
+  for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+// A temp view of the table's name over main's table, its columns in order, the text ones cut.
+Status CapTable(storage::Database* db, const CappedTable& capped) {
   bool exists = false;
-  PROF_RETURN_IF_ERROR(db->TableExists("StringIds", &exists));
+  PROF_RETURN_IF_ERROR(db->TableExists(capped.table, &exists));
   if (!exists) return Status::Ok();
-  return db->Exec("CREATE TEMP VIEW StringIds AS SELECT id, substr(value, 1, " +
-                  std::to_string(kMaxStringCharacters) + ") AS value FROM main.StringIds");
+  const std::string table = "main." + QuotedName(capped.table);
+  storage::Statement columns;
+  PROF_RETURN_IF_ERROR(db->Prepare("SELECT * FROM " + table + " LIMIT 0", &columns));
+  std::string select = capped.rowid ? "rowid AS rowid" : "";
+  for (int i = 0; i < columns.ColumnCount(); ++i) {
+    const std::string name = columns.ColumnName(i);
+    const bool text = std::find(capped.text_columns.begin(), capped.text_columns.end(), name) !=
+                      capped.text_columns.end();
+    select += (select.empty() ? "" : ", ") +
+              (text ? "substr(" + QuotedName(name) + ", 1, " +
+                          std::to_string(kMaxStringCharacters) + ") AS " + QuotedName(name)
+                    : QuotedName(name));
+  }
+  return db->Exec("CREATE TEMP VIEW " + QuotedName(capped.table) + " AS SELECT " + select +
+                  " FROM " + table);
+}
+
+Status CapReportStrings(storage::Database* db) {
+  for (const CappedTable& capped : kCappedTables) PROF_RETURN_IF_ERROR(CapTable(db, capped));
+  return Status::Ok();
 }
 
 // The SQL functions of the reports; also what each duration_groups_parallel() worker gets.

@@ -199,6 +199,33 @@ TEST_CASE("one huge string that many rows name is cut when read", "[robustness]"
   CHECK(trace.out.find(std::string(65537, 'x')) == std::string::npos);
 }
 
+TEST_CASE("huge NVTX messages in their rows are cut when read", "[robustness]") {
+  // 100 ranges whose own text is 1 MB each (as a report from elsewhere may hold): each reads as
+  // its first 65,536 characters.
+  const std::string dir = prof::test::MakeTempDir("huge_messages");
+  const std::string report = dir + "/huge.sqlite";
+  fs::copy_file(WriteValidReport("huge_messages_valid"), report);
+  ExecSql(report,
+          "UPDATE NVTX_EVENTS SET textId = NULL, text = printf('%.*c', 1000000, 'y');"
+          "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 99) "
+          "INSERT INTO NVTX_EVENTS (start, end, eventType, globalTid, text) "
+          "SELECT start + i, end + i, eventType, globalTid, text FROM NVTX_EVENTS, n;");
+  const int64_t ranges = prof::test::QueryCount(report, "SELECT count(*) FROM NVTX_EVENTS");
+  const CommandResult exported = RunCommand({"timeout", "120", ProfBinary(), "export", "--type",
+                                             "chrome", "-o", dir + "/t.json", report});
+  INFO(exported.err);
+  REQUIRE(exported.exit_code == 0);
+  const std::string json = ReadBytes(dir + "/t.json");
+  CHECK(json.size() < static_cast<size_t>(ranges) * 65536 + (1 << 20));
+  CHECK(json.find(std::string(65536, 'y')) != std::string::npos);
+  CHECK(json.find(std::string(65537, 'y')) == std::string::npos);
+  const CommandResult trace = RunCommand({"timeout", "120", ProfBinary(), "stats", "-r",
+                                          "nvtx_pushpop_trace", "--format", "csv", report});
+  REQUIRE(trace.exit_code == 0);
+  CHECK(trace.out.find(std::string(65536, 'y')) != std::string::npos);
+  CHECK(trace.out.find(std::string(65537, 'y')) == std::string::npos);
+}
+
 TEST_CASE("readers name the system's reason when a report cannot be opened", "[robustness]") {
   const std::string dir = prof::test::MakeTempDir("unopenable");
   const std::string not_a_directory = Reports().valid + "/r.sqlite";
