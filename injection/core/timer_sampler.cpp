@@ -44,6 +44,10 @@ constexpr int kSignalOffsets[] = {7, 6, 5, 4};
 // while the program blocked it, does not turn into thousands of copies).
 constexpr int kMaxCopiesPerSignal = 16;
 
+// prof's timers mark their signals with this value (si_value, from sigev_value): a timer the
+// program made itself on the same signal also sends SI_TIMER, and its signals are the program's.
+constexpr int kTimerMark = 0x70726f66;  // "prof"
+
 int g_signal = 0;              // 0: sampling is off (never started, or no free signal)
 bool g_python_frames = false;  // samples carry the thread's Python frames
 uint64_t g_period_ns = 0;
@@ -108,12 +112,11 @@ void TakeSample(const siginfo_t* info, const void* context) {
   }
 }
 
-// Async-signal-safe (see the top of this file). Signals of the same number that no timer sent
-// (kill, sigqueue from elsewhere) are ignored.
-// Only timers send SI_TIMER; any other instance of the signal (kill, sigqueue) is the program's.
+// Async-signal-safe (see the top of this file). Only prof's timers send SI_TIMER with its mark;
+// any other instance of the signal (kill, sigqueue, a timer of the program's) is the program's.
 void OnSampleSignal(int signal_number, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  if (info != nullptr && info->si_code == SI_TIMER) {
+  if (info != nullptr && info->si_code == SI_TIMER && info->si_value.sival_int == kTimerMark) {
     if (g_sampling.load(std::memory_order_relaxed)) TakeSample(info, context);
   } else {
     DeliverToProgram(signal_number, info, context);
@@ -157,6 +160,7 @@ void ArmThisThread() {
   sigevent event{};
   event.sigev_notify = SIGEV_THREAD_ID;
   event.sigev_signo = g_signal;
+  event.sigev_value.sival_int = kTimerMark;
   event._sigev_un._tid = static_cast<pid_t>(CurrentTid());
   int timer_id = -1;
   if (syscall(SYS_timer_create, CLOCK_THREAD_CPUTIME_ID, &event, &timer_id) != 0) return;

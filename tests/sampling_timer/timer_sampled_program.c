@@ -24,7 +24,9 @@
 //                  saved one back and sends itself the signal: it dies of it (no wish of its own).
 //   ignore OUT     sets SIG_IGN on the sampling signal with SA_SIGINFO, sends itself the signal,
 //                  burns 100 ms and exits 0.
-//   (restore and ignore write the signal to OUT first.)
+//   own_timer OUT  handles prof's sampling signal and makes a POSIX timer of its own that sends it
+//                  every millisecond of the process's CPU time, burns 300 ms; OUT: handler calls.
+//   (restore, ignore and own_timer write the signal to OUT first.)
 // Burns are measured in the thread's CPU time, so they take as long on a loaded machine.
 #define _GNU_SOURCE
 #include <errno.h>
@@ -308,6 +310,31 @@ static int Ignore(const char* path) {
   return 0;
 }
 
+static int OwnTimer(const char* path) {
+  const int prof_signal = WriteProfSignal(path);
+  if (prof_signal == 0) return 1;
+  struct sigaction action;
+  memset(&action, 0, sizeof(action));
+  action.sa_handler = CountingHandler;
+  action.sa_flags = SA_RESTART;
+  if (sigaction(prof_signal, &action, NULL) != 0) return 1;
+  struct sigevent event;
+  memset(&event, 0, sizeof(event));
+  event.sigev_notify = SIGEV_SIGNAL;
+  event.sigev_signo = prof_signal;
+  timer_t timer;
+  if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &event, &timer) != 0) return 1;
+  const struct itimerspec every_ms = {{0, 1000000}, {0, 1000000}};
+  if (timer_settime(timer, 0, &every_ms, NULL) != 0) return 1;
+  BurnMs(300);
+  timer_delete(timer);
+  FILE* out = fopen(path, "a");
+  if (out == NULL) return 1;
+  fprintf(out, "calls %d\n", (int)handler_calls);
+  fclose(out);
+  return 0;
+}
+
 static void EmptyHandler(int signal_number, siginfo_t* info, void* context) {
   (void)signal_number;
   (void)info;
@@ -319,6 +346,7 @@ static double NsPerSignal(int signal_number, long count) {
   memset(&info, 0, sizeof(info));
   info.si_signo = signal_number;
   info.si_code = SI_TIMER;
+  info.si_value.sival_int = 0x70726f66; /* as prof's timers mark their signals (timer_sampler.cpp) */
   const pid_t pid = getpid();
   const pid_t tid = gettid();
   const long long start = MonotonicNs();
@@ -376,6 +404,7 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "foreign") == 0) return Foreign(path);
   if (strcmp(mode, "restore") == 0) return Restore(path);
   if (strcmp(mode, "ignore") == 0) return Ignore(path);
+  if (strcmp(mode, "own_timer") == 0) return OwnTimer(path);
   if (strcmp(mode, "bench") == 0 && argc > 3) return Bench(path, atol(argv[3]));
   return 2;
 }
