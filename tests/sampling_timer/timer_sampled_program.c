@@ -346,8 +346,8 @@ static double NsPerSignal(int signal_number, long count) {
   memset(&info, 0, sizeof(info));
   info.si_signo = signal_number;
   info.si_code = SI_TIMER;
-  info.si_value.sival_int =
-      0x70726f66; /* as prof's timers mark their signals (timer_sampler.cpp) */
+  /* As prof's timers mark their signals (injection/core/timer_sampler.cpp). */
+  info.si_value.sival_int = 0x70726f66;
   const pid_t pid = getpid();
   const pid_t tid = gettid();
   const long long start = MonotonicNs();
