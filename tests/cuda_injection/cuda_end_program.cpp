@@ -5,7 +5,8 @@
 //
 //   cuda_end_program MODE LAUNCHES [EXTRA]
 //   exit       exit(0)                      _exit      _exit(3)
-//   sigterm    raise(SIGTERM)               segv       a write through a null pointer
+//   sigterm    raise(SIGTERM)               segv       a write through a null pointer (raise
+//                                                      under the sanitizers)
 //   abort      abort()                      exec       execv("/bin/true")
 //   sigkill    waits 3 flush periods, then SIGKILL
 //   lose       EXTRA more launches whose kernels never run, then exit(0)
@@ -94,7 +95,13 @@ int main(int argc, char** argv) {
   if (mode == "exit") return 0;
   if (mode == "_exit") _exit(3);
   if (mode == "sigterm" || mode == "handler") raise(SIGTERM);
-  if (mode == "segv") *static_cast<volatile int*>(nullptr) = 1;
+  if (mode == "segv") {
+#if defined(__SANITIZE_ADDRESS__)
+    raise(SIGSEGV);  // UBSan would report a store through a null pointer and exit(1) first
+#else
+    *static_cast<volatile int*>(nullptr) = 1;
+#endif
+  }
   if (mode == "abort") abort();
   if (mode == "exec") {
     char* const arguments[] = {const_cast<char*>("/bin/true"), nullptr};
