@@ -6,7 +6,8 @@
 // not a sample (not from a timer: kill, sigqueue) to the program's wish, as the kernel would have:
 // its handler (with its flags and mask), nothing for SIG_IGN, and death by the signal for SIG_DFL.
 // sigaction's old action reports prof's handler until the program sets its own, then the
-// program's. Direct rt_sigaction system calls are not seen.
+// program's. Direct rt_sigaction system calls are not seen. The same interposers keep the
+// tracers' stand-in for SIG_DFL on the fatal signals (last_words.h).
 #pragma once
 
 #include <signal.h>
