@@ -5,7 +5,6 @@
 // The program's exit code and death by signal stay its own, and the program sees SIG_DFL where
 // prof stands in for it.
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -29,15 +28,7 @@ Run Profile(const std::string& name, const std::vector<std::string>& arguments) 
       ProfBinary(), "profile", "-q", "-t",       "cuda",
       "-s",         "none",    "-o", run.report, TestProgram("cuda_end_program")};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
-  std::vector<std::string> env;
-#if defined(__SANITIZE_ADDRESS__)
-  // In the AddressSanitizer build, ASan's SIGSEGV handler would turn the program's fault into an
-  // ASan report and exit(1).
-  const char* asan_options = std::getenv("ASAN_OPTIONS");
-  env.push_back(std::string("ASAN_OPTIONS=") + (asan_options ? asan_options : "") +
-                ":handle_segv=0");
-#endif
-  run.result = RunCommand(argv, "", env);
+  run.result = RunCommand(argv, "", SegvDiesAsUsual());
   INFO(run.result.err);
   REQUIRE(std::filesystem::exists(run.report));
   return run;

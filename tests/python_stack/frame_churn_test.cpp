@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -23,6 +22,7 @@ using prof::test::MakeTempDir;
 using prof::test::ProfBinary;
 using prof::test::QueryCount;
 using prof::test::RunCommand;
+using prof::test::SegvDiesAsUsual;
 
 namespace {
 
@@ -78,17 +78,9 @@ TEST_CASE("frames freed under prof's in-process reads never crash the program",
 TEST_CASE("a process a signal killed is said at once, and kept in the report",
           "[python][robustness]") {
   const std::string report = MakeTempDir("killed_by_signal") + "/r.sqlite";
-  std::vector<std::string> env;
-#if defined(__SANITIZE_ADDRESS__)
-  // In the AddressSanitizer build, prof's preloaded libraries bring ASan's SIGSEGV handler into
-  // the program, which would turn the signal into an ASan report and exit(1).
-  const char* asan_options = std::getenv("ASAN_OPTIONS");
-  env.push_back(std::string("ASAN_OPTIONS=") + (asan_options ? asan_options : "") +
-                ":handle_segv=0");
-#endif
   const CommandResult result = RunCommand({ProfBinary(), "profile", "-t", "none", "-s", "none",
                                            "-o", report, kDebianPython, PROF_KILLED_BY_SIGNAL},
-                                          "", env);
+                                          "", SegvDiesAsUsual());
   INFO("prof stdout:\n" << result.out << "\nprof stderr:\n" << result.err);
   // The program's exit code is the shell's for a signal: 128 + SIGABRT.
   CHECK(result.exit_code == 134);

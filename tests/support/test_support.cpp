@@ -214,4 +214,14 @@ std::string TestProgram(const std::string& name) {
   return std::string(PROF_TEST_PROGRAM_DIR) + "/" + name;
 }
 
+std::vector<std::string> SegvDiesAsUsual() {
+#if defined(__SANITIZE_ADDRESS__)
+  const char* asan_options = std::getenv("ASAN_OPTIONS");
+  return {std::string("ASAN_OPTIONS=") + (asan_options != nullptr ? asan_options : "") +
+          ":handle_segv=0"};
+#else
+  return {};
+#endif
+}
+
 }  // namespace prof::test

@@ -56,4 +56,9 @@ std::string ProfBinary();  // <build>/bin/prof
 inline constexpr const char* kDebianPython = "/usr/bin/python3";
 std::string TestProgram(const std::string& name);  // <build>/tests/bin/<name>
 
+// The environment (RunCommand's `env`) of a program that must die of SIGSEGV as it would without
+// prof: in the AddressSanitizer build, prof's preloaded libraries bring ASan's SIGSEGV handler
+// into the program, which would turn the signal into an ASan report and exit(1). Empty elsewhere.
+std::vector<std::string> SegvDiesAsUsual();
+
 }  // namespace prof::test
