@@ -127,12 +127,24 @@ class ReportWriter::Impl {
   Status Open();
   StringId InternString(std::string_view value);
   void AddRow(size_t table_index, RowBindFunction bind, const void* row);
+  // A name set again as it was changes nothing to write (thread pools rename their threads often).
   void SetProcessName(int64_t global_pid, uint32_t pid, std::string_view name) {
+    const auto known = processes_.find(global_pid);
+    if (known != processes_.end() && known->second.pid == pid && known->second.name == name &&
+        !known->second.from_sampling) {
+      return;
+    }
     processes_[global_pid] = ProcessName{pid, std::string(name)};
     names_changed_ = true;
   }
   void SetThreadName(int64_t global_tid, std::string_view name, int32_t priority) {
-    thread_names_[global_tid] = ThreadName{InternString(name), priority};
+    const ThreadName named{InternString(name), priority};
+    const auto known = thread_names_.find(global_tid);
+    if (known != thread_names_.end() && known->second.name_id == named.name_id &&
+        known->second.priority == priority && !known->second.from_sampling) {
+      return;
+    }
+    thread_names_[global_tid] = named;
     names_changed_ = true;
   }
   void SetSampledName(int64_t global_pid, uint32_t pid, int64_t global_tid, std::string_view name) {
