@@ -3,9 +3,9 @@
 #include <chrono>
 
 #include "common/split.h"
-#include "merge/sql_identifier.h"
 #include "storage/report_metadata.h"
 #include "storage/schema_catalog.h"
+#include "storage/sql_identifier.h"
 
 namespace prof::merge {
 namespace {
@@ -81,7 +81,7 @@ Status SessionRowsMerger::Create(storage::Database* out, SessionRowsMerger* merg
 
 Status SessionRowsMerger::HasTable(std::string_view schema, std::string_view table, bool* out) {
   storage::Statement statement;
-  const std::string sql = "SELECT 1 FROM " + QuoteIdentifier(schema) +
+  const std::string sql = "SELECT 1 FROM " + storage::QuoteIdentifier(schema) +
                           ".sqlite_master WHERE type = 'table' AND name = ?1";
   PROF_RETURN_IF_ERROR(out_->Prepare(sql, &statement));
   statement.BindText(1, table);
@@ -97,7 +97,7 @@ Status SessionRowsMerger::AddInput(std::string_view schema, int64_t offset_ns) {
     PROF_RETURN_IF_ERROR(
         out_->Exec("INSERT INTO temp.merged_stats SELECT name, severity, value, "
                    "description FROM " +
-                   QuoteIdentifier(schema) + ".PROF_STATS"));
+                   storage::QuoteIdentifier(schema) + ".PROF_STATS"));
   }
   bool has_table = false;
   PROF_RETURN_IF_ERROR(HasTable(schema, "PROF_SESSION", &has_table));
@@ -105,7 +105,7 @@ Status SessionRowsMerger::AddInput(std::string_view schema, int64_t offset_ns) {
   ++inputs_with_rows_;
   storage::Statement insert;
   const std::string copy = "INSERT INTO temp.merged_session SELECT ?1, name, value, ?2 FROM " +
-                           QuoteIdentifier(schema) + ".PROF_SESSION";
+                           storage::QuoteIdentifier(schema) + ".PROF_SESSION";
   PROF_RETURN_IF_ERROR(out_->Prepare(copy, &insert));
   insert.BindInt64(1, input);
   insert.BindInt64(2, offset_ns);

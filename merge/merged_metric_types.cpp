@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "merge/sql_identifier.h"
+#include "storage/sql_identifier.h"
 
 namespace prof::merge {
 
@@ -15,14 +15,14 @@ Status CreateMetricTypeTables(storage::Database* out) {
 Status MapInputMetricTypes(storage::Database* out, std::string_view schema, int64_t position) {
   PROF_RETURN_IF_ERROR(out->Exec("DELETE FROM temp.metric_type_map"));
   storage::Statement has_table;
-  PROF_RETURN_IF_ERROR(out->Prepare("SELECT 1 FROM " + QuoteIdentifier(schema) +
+  PROF_RETURN_IF_ERROR(out->Prepare("SELECT 1 FROM " + storage::QuoteIdentifier(schema) +
                                         ".sqlite_master WHERE name = 'TARGET_INFO_GPU_METRICS'",
                                     &has_table));
   bool has_row = false;
   PROF_RETURN_IF_ERROR(has_table.Step(&has_row));
   if (!has_row) return Status::Ok();
-  const std::string types =
-      "SELECT DISTINCT typeId FROM " + QuoteIdentifier(schema) + ".TARGET_INFO_GPU_METRICS";
+  const std::string types = "SELECT DISTINCT typeId FROM " + storage::QuoteIdentifier(schema) +
+                            ".TARGET_INFO_GPU_METRICS";
   // ?1: bits 63..48 of the input, which replace the typeId's own.
   storage::Statement map;
   PROF_RETURN_IF_ERROR(

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "merge/sql_identifier.h"
 #include "storage/schema_catalog.h"
+#include "storage/sql_identifier.h"
 
 namespace prof::merge {
 
@@ -14,7 +14,7 @@ Status CreateStringTables(storage::Database* out) {
 }
 
 Status MapInputStrings(storage::Database* out, std::string_view schema) {
-  const std::string strings = QuoteIdentifier(schema) + ".StringIds";
+  const std::string strings = storage::QuoteIdentifier(schema) + ".StringIds";
   // The new strings get the next ids, in the order of their first id in the input. The count is
   // read in a scalar subquery that SQLite evaluates once, before the INSERT adds rows.
   const std::string add_new =

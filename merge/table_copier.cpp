@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "merge/sql_identifier.h"
 #include "storage/schema_catalog.h"
+#include "storage/sql_identifier.h"
 
 namespace prof::merge {
 namespace {
@@ -65,7 +65,7 @@ std::string_view AffinityName(std::string declared) {
 // A column definition built from what the input's table says of the column.
 std::string ColumnDefinition(const Column& column) {
   std::string definition =
-      QuoteIdentifier(column.name) + " " + std::string(AffinityName(column.declared_type));
+      storage::QuoteIdentifier(column.name) + " " + std::string(AffinityName(column.declared_type));
   if (column.not_null) definition += " NOT NULL";
   return definition;
 }
@@ -76,7 +76,7 @@ std::string ColumnDefinition(const Column& column) {
 // text is never run: a report from elsewhere is data.
 Status CreateOutputTable(storage::Database* out, const TableSource& source,
                          const std::vector<Column>& input_columns) {
-  const std::string table = "main." + QuoteIdentifier(source.table);
+  const std::string table = "main." + storage::QuoteIdentifier(source.table);
   if (const std::optional<std::string_view> ddl = storage::TableDdl(source.table)) {
     PROF_RETURN_IF_ERROR(out->Exec(*ddl));  // unqualified: SQLite creates it in main, the output
     std::vector<Column> known;
@@ -100,7 +100,7 @@ Status CreateOutputTable(storage::Database* out, const TableSource& source,
   std::string key_columns;
   for (const Column* column : key) {
     if (column != nullptr) {
-      key_columns += (key_columns.empty() ? "" : ", ") + QuoteIdentifier(column->name);
+      key_columns += (key_columns.empty() ? "" : ", ") + storage::QuoteIdentifier(column->name);
     }
   }
   if (!key_columns.empty()) definitions += ", PRIMARY KEY (" + key_columns + ")";
@@ -116,7 +116,7 @@ bool IsGlobalId(const std::string& column) {
 // ?1: the time offset; ?2: the input's bits 63..48, in place; ?3: the sample id offset.
 std::string SelectExpression(const TablePlan& plan, const TableSource& source,
                              const std::string& column) {
-  const std::string quoted = QuoteIdentifier(column);
+  const std::string quoted = storage::QuoteIdentifier(column);
   if (Contains(plan.string_id_columns, column)) {
     return "(SELECT new_id FROM temp.string_map WHERE old_id = " + quoted + ")";
   }
@@ -155,12 +155,12 @@ Status CopyTable(storage::Database* out, const TableSource& source, const TableP
       return Status::Error(std::string(source.input_path) + " has a column " + column + " in " +
                            std::string(source.table) + " that the reports before it lack");
     }
-    columns += (columns.empty() ? "" : ", ") + QuoteIdentifier(column);
+    columns += (columns.empty() ? "" : ", ") + storage::QuoteIdentifier(column);
     expressions += (expressions.empty() ? "" : ", ") + SelectExpression(plan, source, column);
   }
-  const std::string table = QuoteIdentifier(source.table);
+  const std::string table = storage::QuoteIdentifier(source.table);
   std::string sql = "INSERT INTO main." + table + " (" + columns + ") SELECT " + expressions +
-                    " FROM " + QuoteIdentifier(source.schema) + "." + table;
+                    " FROM " + storage::QuoteIdentifier(source.schema) + "." + table;
   // Rows two inputs share (the GPUs of one host, enum rows) are described once.
   if (plan.merge == TableMerge::kDescriptionRows) {
     sql += " EXCEPT SELECT " + columns + " FROM main." + table;
@@ -179,7 +179,7 @@ Status CopyTable(storage::Database* out, const TableSource& source, const TableP
 Status CheckPlainData(storage::Database* out, std::string_view schema,
                       std::string_view input_path) {
   const std::string refused = std::string(input_path) + " cannot be merged: its table ";
-  const std::string master = QuoteIdentifier(schema) + ".sqlite_master";
+  const std::string master = storage::QuoteIdentifier(schema) + ".sqlite_master";
   // Virtual tables first, found in the schema's text read as data: listing one's columns, or
   // pragma_table_list, would connect its module (fts, rtree, dbstat over crafted data).
   constexpr std::string_view kVirtual = "sql LIKE 'CREATE%VIRTUAL%TABLE%'";
@@ -219,7 +219,8 @@ Status SampleIdOffset(storage::Database* out, std::string_view schema, int64_t* 
       if (columns.empty()) continue;
       storage::Statement statement;
       const std::string sql = std::string(input ? "SELECT min(id)" : "SELECT max(id)") + " FROM " +
-                              QuoteIdentifier(side) + "." + QuoteIdentifier(table);
+                              storage::QuoteIdentifier(side) + "." +
+                              storage::QuoteIdentifier(table);
       PROF_RETURN_IF_ERROR(out->Prepare(sql, &statement));
       bool has_row = false;
       PROF_RETURN_IF_ERROR(statement.Step(&has_row));

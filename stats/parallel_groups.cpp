@@ -14,6 +14,7 @@
 
 #include "stats/duration_groups.h"
 #include "stats/report_pool.h"
+#include "storage/sql_identifier.h"
 
 namespace prof::stats {
 namespace {
@@ -22,15 +23,6 @@ namespace {
 constexpr int64_t kMinRowsPerSlice = 250000;
 // Past this many threads the scans compete for memory bandwidth rather than CPU.
 constexpr int64_t kMaxSlices = 16;
-
-std::string QuoteIdentifier(std::string_view name) {
-  std::string quoted = "\"";
-  for (char c : name) {
-    quoted += c;
-    if (c == '"') quoted += '"';
-  }
-  return quoted + "\"";
-}
 
 // A prepared statement of a raw connection (the calling connection belongs to SQLite's context,
 // so storage::Database cannot own it).
@@ -88,7 +80,7 @@ Status ReadTempSchema(sqlite3* db, std::vector<TempObject>* out) {
     TempObject object;
     object.create_sql = AsTempCreate(type, sql);
     if (type == "table") {
-      RawStatement rows(db, "SELECT * FROM temp." + QuoteIdentifier(name));
+      RawStatement rows(db, "SELECT * FROM temp." + storage::QuoteIdentifier(name));
       const int columns = sqlite3_column_count(rows.get());
       while (rows.Step()) {
         std::vector<KeyValue> row(static_cast<size_t>(columns));
@@ -98,7 +90,8 @@ Status ReadTempSchema(sqlite3* db, std::vector<TempObject>* out) {
       if (!rows.error().empty()) return Status::Error(rows.error());
       std::string marks;
       for (int i = 0; i < columns; ++i) marks += i == 0 ? "?" : ", ?";
-      object.insert_sql = "INSERT INTO temp." + QuoteIdentifier(name) + " VALUES (" + marks + ")";
+      object.insert_sql =
+          "INSERT INTO temp." + storage::QuoteIdentifier(name) + " VALUES (" + marks + ")";
     }
     out->push_back(std::move(object));
   }
@@ -189,7 +182,7 @@ void ScanSlice(const std::string& path, ConnectionSetup setup,
 Status RowidRange(sqlite3* db, const std::string& table, int64_t* first, int64_t* last) {
   // Two subqueries: SQLite finds a lone min() or max() of the rowid at the B-tree's edge, but
   // scans the whole table for both in one SELECT.
-  const std::string quoted = QuoteIdentifier(table);
+  const std::string quoted = storage::QuoteIdentifier(table);
   RawStatement range(db, "SELECT (SELECT min(rowid) FROM " + quoted +
                              "), (SELECT max(rowid) FROM " + quoted + ")");
   if (!range.Step()) return Status::Error(range.error());

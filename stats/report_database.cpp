@@ -13,6 +13,7 @@
 #include "stats/sql_statistics.h"
 #include "storage/report_name_claim.h"
 #include "storage/report_writer.h"
+#include "storage/sql_identifier.h"
 
 namespace prof::stats {
 namespace {
@@ -47,18 +48,12 @@ struct CappedTable {
 constexpr CappedTable kCappedTables[] = {{"StringIds", {"value", ""}, false},
                                          {"NVTX_EVENTS", {"text", "jsonText"}, true}};
 
-std::string QuotedName(std::string_view name) {
-  std::string quoted = "\"";
-  for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
 // A temp view of the table's name over main's table, its columns in order, the text ones cut.
 Status CapTable(storage::Database* db, const CappedTable& capped) {
   bool exists = false;
   PROF_RETURN_IF_ERROR(db->TableExists(capped.table, &exists));
   if (!exists) return Status::Ok();
-  const std::string table = "main." + QuotedName(capped.table);
+  const std::string table = "main." + storage::QuoteIdentifier(capped.table);
   storage::Statement columns;
   PROF_RETURN_IF_ERROR(db->Prepare("SELECT * FROM " + table + " LIMIT 0", &columns));
   std::string select = capped.rowid ? "rowid AS rowid" : "";
@@ -66,13 +61,14 @@ Status CapTable(storage::Database* db, const CappedTable& capped) {
     const std::string name = columns.ColumnName(i);
     const bool text = std::find(capped.text_columns.begin(), capped.text_columns.end(), name) !=
                       capped.text_columns.end();
-    select += (select.empty() ? "" : ", ") +
-              (text ? "substr(" + QuotedName(name) + ", 1, " +
-                          std::to_string(kMaxStringCharacters) + ") AS " + QuotedName(name)
-                    : QuotedName(name));
+    select +=
+        (select.empty() ? "" : ", ") +
+        (text ? "substr(" + storage::QuoteIdentifier(name) + ", 1, " +
+                    std::to_string(kMaxStringCharacters) + ") AS " + storage::QuoteIdentifier(name)
+              : storage::QuoteIdentifier(name));
   }
-  return db->Exec("CREATE TEMP VIEW " + QuotedName(capped.table) + " AS SELECT " + select +
-                  " FROM " + table);
+  return db->Exec("CREATE TEMP VIEW " + storage::QuoteIdentifier(capped.table) + " AS SELECT " +
+                  select + " FROM " + table);
 }
 
 Status CapReportStrings(storage::Database* db) {

@@ -1,11 +1,11 @@
-// Table and column names in merge's SQL come from the input files (sqlite_master, table_info), so
-// they are always written as quoted identifiers, never pasted raw.
+// Table and column names that come from a report (sqlite_master, table_info, a result's columns)
+// are always written into SQL as quoted identifiers, never pasted raw: a report is untrusted.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-namespace prof::merge {
+namespace prof::storage {
 
 // `name` as an SQL identifier: in double quotes, inner quotes doubled.
 inline std::string QuoteIdentifier(std::string_view name) {
@@ -14,4 +14,4 @@ inline std::string QuoteIdentifier(std::string_view name) {
   return quoted + "\"";
 }
 
-}  // namespace prof::merge
+}  // namespace prof::storage
