@@ -13,7 +13,12 @@
 # (no prof: CUPTI's own cost, libcupti_floor.so from cupti_floor.cpp, FLOOR_LIB; "all" is
 # callbacks, activity and the timestamp callback, everything prof asks CUPTI for), prof_alt
 # (another build's prof, ALT_PROF, -t cuda,nvtx: A/B comparisons), nsys (--trace=cuda,nvtx
-# --sample=none --cpuctxsw=none). ITERATIONS (default 20000) sets the loop.
+# --sample=none --cpuctxsw=none); the defaults of both: prof_defaults (no flag: -t cuda,nvtx,osrt,
+# sampling and context switches) against nsys_defaults (--trace=cuda,nvtx,osrt, sampling and
+# context switches of the process tree: nsys's defaults less opengl), and prof's defaults one part
+# at a time: prof_osrt (-t cuda,nvtx,osrt -s none --cpuctxsw=none), prof_sampling (-t cuda,nvtx,
+# sampling, no context switches), prof_ctxsw (-t cuda,nvtx -s none --cpuctxsw=process-tree).
+# ITERATIONS (default 20000) sets the loop.
 # nsys's importer needs LD_LIBRARY_PATH=$PWD/.device-libs (docs/testing-gpu.md); it is set for the
 # nsys runs only (override with DEVICE_LIBS).
 # Usage: compare.sh <prof> <nsys> [runs]
@@ -55,8 +60,16 @@ run_mode() {  # run_mode <mode> <run>: the loop's output on stdout
                  python3 "$loop_py" "${loop_args[@]}" ;;
     prof_alt) "${ALT_PROF:?prof_alt needs ALT_PROF}" profile -t cuda,nvtx -s none -q -f true -o "$work/alt-$2" \
                 python3 "$loop_py" "${loop_args[@]}" ;;
+    prof_defaults) "$prof" profile -q -f true -o "$work/prof-$2" python3 "$loop_py" "${loop_args[@]}" ;;
+    prof_osrt) "$prof" profile -t cuda,nvtx,osrt -s none --cpuctxsw=none -q -f true -o "$work/prof-$2" \
+                 python3 "$loop_py" "${loop_args[@]}" ;;
+    prof_sampling) "$prof" profile -t cuda,nvtx --cpuctxsw=none -q -f true -o "$work/prof-$2" \
+                     python3 "$loop_py" "${loop_args[@]}" ;;
+    prof_ctxsw) "$prof" profile -t cuda,nvtx -s none --cpuctxsw=process-tree -q -f true -o "$work/prof-$2" python3 "$loop_py" "${loop_args[@]}" ;;
     nsys) LD_LIBRARY_PATH=$device_libs "$nsys" profile --trace=cuda,nvtx --sample=none --cpuctxsw=none \
             -f true -o "$work/nsys-$2" python3 "$loop_py" "${loop_args[@]}" ;;
+    nsys_defaults) LD_LIBRARY_PATH=$device_libs "$nsys" profile --trace=cuda,nvtx,osrt --sample=process-tree \
+                     --cpuctxsw=process-tree -f true -o "$work/nsys-$2" python3 "$loop_py" "${loop_args[@]}" ;;
   esac
 }
 
@@ -89,13 +102,16 @@ print(f"{'mode':<12} {'runs':>4} {unit:>9} {'min':>8} {'max':>8} {'added':>9} {'
 for mode in us:
     print(f"{mode:<12} {len(us[mode]):>4} {median[mode]:>9.3f} {min(us[mode]):>8.3f} {max(us[mode]):>8.3f} "
           f"{median[mode] - median['plain']:>9.3f} {statistics.median(wall[mode]):>8.2f}")
-def added_ratio(figure):  # figure: mode -> us/iter or ms/step
-    added_nsys = figure["nsys"] - figure["plain"]
-    return (figure["prof"] - figure["plain"]) / added_nsys if added_nsys > 0 else float("nan")
-if all(mode in median for mode in ("plain", "prof", "nsys")):  # MODES may leave one out
-    print(f"ratio (prof added {unit}) / (nsys added {unit}) = {added_ratio(median):.2f}")
-    # Minima too: a loop is only ever slowed by the machine, so each mode's fastest round is the
-    # estimate least touched by other load (the medians still move by ~1 us/iter between runs).
-    fastest = {mode: min(values) for mode, values in us.items()}
-    print(f"ratio of the minima (prof added) / (nsys added) = {added_ratio(fastest):.2f}")
+def added_ratio(figure, ours, theirs):  # figure: mode -> us/iter or ms/step
+    added_nsys = figure[theirs] - figure["plain"]
+    return (figure[ours] - figure["plain"]) / added_nsys if added_nsys > 0 else float("nan")
+# Minima too: a loop is only ever slowed by the machine, so each mode's fastest round is the
+# estimate least touched by other load (the medians still move by ~1 us/iter between runs).
+fastest = {mode: min(values) for mode, values in us.items()}
+for ours, theirs in (("prof", "nsys"), ("prof_defaults", "nsys_defaults")):
+    if all(mode in median for mode in ("plain", ours, theirs)):  # MODES may leave one out
+        print(f"ratio ({ours} added {unit}) / ({theirs} added {unit}) = "
+              f"{added_ratio(median, ours, theirs):.2f}")
+        print(f"ratio of the minima ({ours} added) / ({theirs} added) = "
+              f"{added_ratio(fastest, ours, theirs):.2f}")
 PY

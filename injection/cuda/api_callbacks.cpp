@@ -166,9 +166,11 @@ CUptiResult EnableDomain(CUpti_SubscriberHandle subscriber, CudaApiDomain api_do
                                           : CUPTI_CB_DOMAIN_DRIVER_API;
   for (uint32_t cbid = 1; cbid < cbid_count; ++cbid) {
     const char* name = nullptr;
-    const bool recorded = g_cupti->cuptiGetCallbackName(domain, cbid, &name) == CUPTI_SUCCESS &&
-                          name != nullptr && is_recorded(name);
-    if (!recorded && SyncRoleOf(domain, cbid) == SyncRole::kNone) continue;
+    const bool named =
+        g_cupti->cuptiGetCallbackName(domain, cbid, &name) == CUPTI_SUCCESS && name != nullptr;
+    const bool recorded = named && is_recorded(name);
+    const bool nests = named && api_domain == CudaApiDomain::kRuntime && TracksNestingOnly(name);
+    if (!recorded && !nests && SyncRoleOf(domain, cbid) == SyncRole::kNone) continue;
     if (recorded) g_names[DomainIndex(api_domain)][cbid] = name;
     if (recorded && Settings().python_backtrace && LaunchesOrBlocks(name)) {
       g_with_stack[DomainIndex(api_domain)][cbid / 64] |= uint64_t{1} << (cbid % 64);

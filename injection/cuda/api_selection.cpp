@@ -37,14 +37,27 @@ constexpr std::string_view kSkippedRuntimeApis[] = {
     "cudaStreamQuery",
 };
 
+// Skipped runtime calls that can load a module (lazy loading) or resolve a kernel: not recorded,
+// but their callbacks stay on, so that the driver calls they make (cuLibraryLoadData,
+// cuKernelGetFunction) count as nested in them, as nsys counts them, not as outermost calls. The
+// hot queries above have no callback at all: they make no such driver call.
+constexpr std::string_view kNestingOnlyRuntimeApis[] = {
+    "cudaFuncGetAttributes",
+    "cudaFuncSetAttribute",
+    "cudaGetSymbolAddress",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+};
+
 // The driver's equivalents, the context-stack bookkeeping the runtime does on every call, and the
 // driver calls of skipped runtime calls (those become outermost calls when their caller is skipped).
+// cuKernelGetFunction is recorded: nsys records it where a library calls it directly (PyTorch 2.11
+// on the H100), and where the runtime calls it, it is nested.
 constexpr std::string_view kSkippedDriverApis[] = {
     "cuCtxGetApiVersion",
     "cuCtxGetCurrent",
     "cuCtxGetLimit",
     "cuDeviceTotalMem",
-    "cuKernelGetFunction",
     "cuDevicePrimaryCtxRetain",
     "cuKernelSetAttribute",
     "cuLibraryGetGlobal",
@@ -122,6 +135,10 @@ std::string_view BaseApiName(std::string_view callback_name) {
 
 bool IsRecordedRuntimeApi(std::string_view callback_name) {
   return !callback_name.empty() && !IsListed(kSkippedRuntimeApis, callback_name);
+}
+
+bool TracksNestingOnly(std::string_view callback_name) {
+  return !callback_name.empty() && IsListed(kNestingOnlyRuntimeApis, callback_name);
 }
 
 bool IsRecordedDriverApi(std::string_view callback_name) {

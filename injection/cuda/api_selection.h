@@ -11,6 +11,9 @@ namespace prof::injection::cuda {
 // `callback_name` is CUPTI's name of the function (e.g. "cudaGetDevice_v3020", "cuCtxGetCurrent").
 bool IsRecordedRuntimeApi(std::string_view callback_name);
 bool IsRecordedDriverApi(std::string_view callback_name);
+// A runtime function that is not recorded but whose callback stays on, so that the driver calls it
+// makes count as nested (api_selection.cpp says which and why).
+bool TracksNestingOnly(std::string_view callback_name);
 
 // Whether the function launches GPU work (kernels, graphs, copies, memsets) or can block the
 // calling thread (synchronizations, frees): the calls --python-backtrace=cuda gives a Python stack.

@@ -7,6 +7,7 @@ using prof::injection::cuda::BaseApiName;
 using prof::injection::cuda::IsRecordedDriverApi;
 using prof::injection::cuda::IsRecordedRuntimeApi;
 using prof::injection::cuda::LaunchRoleOf;
+using prof::injection::cuda::TracksNestingOnly;
 using prof::protocol::CudaLaunchRole;
 
 TEST_CASE("the version suffix is stripped from CUPTI's names") {
@@ -48,7 +49,7 @@ TEST_CASE("the calls nsys records in a PyTorch program are recorded") {
   }
   for (const char* name :
        {"cuGetProcAddress_v2", "cuKernelGetName", "cuLibraryLoadData", "cuLibraryGetKernel",
-        "cuInit", "cuModuleGetLoadingMode", "cuLaunchKernel"}) {
+        "cuInit", "cuModuleGetLoadingMode", "cuLaunchKernel", "cuKernelGetFunction"}) {
     INFO(name);
     CHECK(IsRecordedDriverApi(name));
   }
@@ -63,12 +64,26 @@ TEST_CASE("trivial queries are not recorded - in every variant") {
     INFO(name);
     CHECK_FALSE(IsRecordedRuntimeApi(name));
   }
-  for (const char* name : {"cuCtxGetCurrent", "cuDeviceGetAttribute", "cuDevicePrimaryCtxGetState",
-                           "cuPointerGetAttribute", "cuStreamGetPriority_ptsz",
-                           "cuCtxPushCurrent_v2", "cuDeviceTotalMem_v2", "cuCtxGetLimit",
-                           "cuKernelGetFunction", "cuStreamQuery", "cuStreamQuery_ptsz", ""}) {
+  for (const char* name :
+       {"cuCtxGetCurrent", "cuDeviceGetAttribute", "cuDevicePrimaryCtxGetState",
+        "cuPointerGetAttribute", "cuStreamGetPriority_ptsz", "cuCtxPushCurrent_v2",
+        "cuDeviceTotalMem_v2", "cuCtxGetLimit", "cuStreamQuery", "cuStreamQuery_ptsz", ""}) {
     INFO(name);
     CHECK_FALSE(IsRecordedDriverApi(name));
+  }
+}
+
+TEST_CASE("unrecorded runtime calls that load modules keep their nesting, hot queries do not") {
+  for (const char* name : {"cudaFuncGetAttributes_v3020", "cudaFuncSetAttribute_v9000",
+                           "cudaOccupancyMaxActiveBlocksPerMultiprocessor_v6000"}) {
+    INFO(name);
+    CHECK_FALSE(IsRecordedRuntimeApi(name));
+    CHECK(TracksNestingOnly(name));
+  }
+  for (const char* name :
+       {"cudaGetDevice_v3020", "cudaGetLastError_v3020", "cudaLaunchKernel_v7000", ""}) {
+    INFO(name);
+    CHECK_FALSE(TracksNestingOnly(name));
   }
 }
 

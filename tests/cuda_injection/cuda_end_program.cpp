@@ -16,6 +16,9 @@
 //   asks       exits 0 when sigaction and signal report SIG_DFL for SIGTERM after CUDA started,
 //              and SIGTERM set to SIG_DFL again still flushes; 1 otherwise
 //   threads    EXTRA threads launch LAUNCHES kernels each, then _exit(3)
+//   nesting    before each launch a cudaFuncGetAttributes that loads a module (cuLibraryLoadData
+//              and cuKernelGetFunction nested in it), then EXTRA direct cuKernelGetFunction calls,
+//              then exit(0)
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
@@ -31,6 +34,8 @@
 
 extern "C" void cupti_double_launch(const char* name, int runs);
 extern "C" void cupti_double_capture(int begin);
+extern "C" void cupti_double_func_attributes();
+extern "C" void cupti_double_kernel_get_function();
 
 namespace {
 
@@ -89,6 +94,14 @@ int main(int argc, char** argv) {
     for (pthread_t& thread : threads) pthread_create(&thread, nullptr, LaunchFromThread, &launches);
     for (pthread_t& thread : threads) pthread_join(thread, nullptr);
     _exit(3);
+  }
+  if (mode == "nesting") {
+    for (int i = 0; i < launches; ++i) {
+      cupti_double_func_attributes();
+      cupti_double_launch("fill_kernel", 1);
+    }
+    for (int i = 0; i < extra; ++i) cupti_double_kernel_get_function();
+    return 0;
   }
   if (mode == "handler") signal(SIGTERM, OnTerm);
   Launch(launches);

@@ -1,6 +1,6 @@
 // libcupti.so.13 for machines without a GPU: a CUPTI test double that behaves like CUPTI where
-// libprof_cuda depends on it. It names three runtime functions (cudaLaunchKernel and the stream
-// capture pair), calls the subscriber around each simulated call, and writes a kernel activity
+// libprof_cuda depends on it. It names a few functions (kFunctions), calls the subscriber around
+// each simulated call (a runtime call's driver calls nested inside it), and writes a kernel activity
 // record per launch into buffers taken from prof's buffer callback. Like CUPTI, it hands a buffer
 // back only when it is full and someone flushes, or on cuptiActivityFlushAll; its periodic flush
 // (cuptiActivityFlushPeriod) delivers nothing, as CUPTI's delivers full buffers only. So whether a
@@ -20,9 +20,34 @@ namespace {
 
 using prof::injection::cuda::KernelActivity;
 
-constexpr CUpti_CallbackId kLaunchKernel = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
-constexpr CUpti_CallbackId kBeginCapture = CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000;
-constexpr CUpti_CallbackId kEndCapture = CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000;
+// The functions the double knows, by CUPTI's domain, callback id and name.
+struct Function {
+  CUpti_CallbackDomain domain;
+  CUpti_CallbackId cbid;
+  const char* name;
+};
+constexpr Function kFunctions[] = {
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+     "cudaLaunchKernel_v7000"},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
+     "cudaStreamBeginCapture_v10000"},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000,
+     "cudaStreamEndCapture_v10000"},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaFuncGetAttributes_v3020,
+     "cudaFuncGetAttributes_v3020"},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData, "cuLibraryLoadData"},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction,
+     "cuKernelGetFunction"},
+};
+constexpr size_t kFunctionCount = sizeof(kFunctions) / sizeof(kFunctions[0]);
+enum FunctionIndex : size_t {
+  kLaunchKernel,
+  kBeginCapture,
+  kEndCapture,
+  kFuncGetAttributes,
+  kLibraryLoadData,
+  kKernelGetFunction
+};
 
 struct FilledBuffer {
   uint8_t* data;
@@ -33,7 +58,7 @@ struct FilledBuffer {
 std::mutex g_mutex;
 CUpti_CallbackFunc g_subscriber = nullptr;
 void* g_subscriber_data = nullptr;
-bool g_enabled[3] = {};  // launch, begin capture, end capture
+bool g_enabled[kFunctionCount] = {};  // by FunctionIndex
 CUpti_BuffersCallbackRequestFunc g_request = nullptr;
 CUpti_BuffersCallbackCompleteFunc g_complete = nullptr;
 CUpti_TimestampCallbackFunc g_clock = nullptr;
@@ -42,29 +67,40 @@ std::deque<FilledBuffer> g_full;  // full buffers, delivered at the next flush
 size_t g_dropped = 0;
 uint32_t g_correlation = 0;
 
-int EnabledIndex(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-  if (domain != CUPTI_CB_DOMAIN_RUNTIME_API) return -1;
-  if (cbid == kLaunchKernel) return 0;
-  if (cbid == kBeginCapture) return 1;
-  if (cbid == kEndCapture) return 2;
+int IndexOf(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+  for (size_t i = 0; i < kFunctionCount; ++i) {
+    if (kFunctions[i].domain == domain && kFunctions[i].cbid == cbid) return static_cast<int>(i);
+  }
   return -1;
 }
 
 uint64_t Now() { return g_clock != nullptr ? g_clock() : 0; }
 
-// One runtime call as CUPTI reports it: the subscriber at entry and at exit, with its correlation id.
-void Call(CUpti_CallbackId cbid, const char* function, uint32_t correlation) {
-  const int index = EnabledIndex(CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
-  if (g_subscriber == nullptr || index < 0 || !g_enabled[index]) return;
-  int result = 0;  // cudaSuccess
+uint32_t NextCorrelation() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return ++g_correlation;
+}
+
+// One call as CUPTI reports it: the subscriber at entry and at exit, with its correlation id, and
+// `nested` called in between (the driver calls a runtime function makes).
+template <typename Nested>
+void Call(FunctionIndex function, uint32_t correlation, Nested nested) {
+  const Function& f = kFunctions[function];
+  const bool enabled = g_subscriber != nullptr && g_enabled[function];
+  int result = 0;  // cudaSuccess, CUDA_SUCCESS
   CUpti_CallbackData data{};
-  data.functionName = function;
+  data.functionName = f.name;
   data.correlationId = correlation;
   data.functionReturnValue = &result;
   data.callbackSite = CUPTI_API_ENTER;
-  g_subscriber(g_subscriber_data, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &data);
+  if (enabled) g_subscriber(g_subscriber_data, f.domain, f.cbid, &data);
+  nested();
   data.callbackSite = CUPTI_API_EXIT;
-  g_subscriber(g_subscriber_data, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &data);
+  if (enabled) g_subscriber(g_subscriber_data, f.domain, f.cbid, &data);
+}
+
+void Call(FunctionIndex function, uint32_t correlation) {
+  Call(function, correlation, [] {});
 }
 
 // Appends a kernel record, under g_mutex; a record that finds no buffer is dropped and counted.
@@ -107,13 +143,9 @@ extern "C" {
 
 // A cudaLaunchKernel of `name`; `runs` false: its kernel record never comes (lost by the GPU side).
 __attribute__((visibility("default"))) void cupti_double_launch(const char* name, int runs) {
-  uint32_t correlation;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    correlation = ++g_correlation;
-  }
+  const uint32_t correlation = NextCorrelation();
   const uint64_t start = Now();
-  Call(kLaunchKernel, "cudaLaunchKernel", correlation);
+  Call(kLaunchKernel, correlation);
   if (runs == 0) return;
   std::lock_guard<std::mutex> lock(g_mutex);
   AppendKernel(name, correlation, start + 1000, start + 2000);
@@ -121,13 +153,22 @@ __attribute__((visibility("default"))) void cupti_double_launch(const char* name
 
 // cudaStreamBeginCapture (begin = 1) or cudaStreamEndCapture (begin = 0).
 __attribute__((visibility("default"))) void cupti_double_capture(int begin) {
-  uint32_t correlation;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    correlation = ++g_correlation;
-  }
-  Call(begin != 0 ? kBeginCapture : kEndCapture,
-       begin != 0 ? "cudaStreamBeginCapture" : "cudaStreamEndCapture", correlation);
+  Call(begin != 0 ? kBeginCapture : kEndCapture, NextCorrelation());
+}
+
+// cudaFuncGetAttributes of a kernel whose module is loaded lazily: the runtime calls
+// cuLibraryLoadData and cuKernelGetFunction inside it, under the same correlation id.
+__attribute__((visibility("default"))) void cupti_double_func_attributes() {
+  const uint32_t correlation = NextCorrelation();
+  Call(kFuncGetAttributes, correlation, [correlation] {
+    Call(kLibraryLoadData, correlation);
+    Call(kKernelGetFunction, correlation);
+  });
+}
+
+// cuKernelGetFunction called by the program itself (an outermost driver call).
+__attribute__((visibility("default"))) void cupti_double_kernel_get_function() {
+  Call(kKernelGetFunction, NextCorrelation());
 }
 
 // --- CUPTI's side, as libprof_cuda calls it --------------------------------------------------------
@@ -153,22 +194,16 @@ CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle* subscriber, CUpti_Ca
 
 CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle,
                                          CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-  const int index = EnabledIndex(domain, cbid);
+  const int index = IndexOf(domain, cbid);
   if (index >= 0) g_enabled[index] = enable != 0;
   return CUPTI_SUCCESS;
 }
 
 CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid,
                                           const char** name) {
-  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == kLaunchKernel) {
-    *name = "cudaLaunchKernel_v7000";
-  } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == kBeginCapture) {
-    *name = "cudaStreamBeginCapture_v10000";
-  } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == kEndCapture) {
-    *name = "cudaStreamEndCapture_v10000";
-  } else {
-    return CUPTI_ERROR_INVALID_PARAMETER;
-  }
+  const int index = IndexOf(domain, cbid);
+  if (index < 0) return CUPTI_ERROR_INVALID_PARAMETER;
+  *name = kFunctions[index].name;
   return CUPTI_SUCCESS;
 }
 

@@ -5,7 +5,9 @@
 #   abrupt_endings.py END N         N kernel launches after an NVTX mark "launches", a
 #                                   synchronize, then END: "sigkill" (SIGKILL of itself after
 #                                   0.5 s, more than prof's flush period), "sigkill_now" (at once),
-#                                   "_exit" (os._exit(3)), "sigterm" (SIGTERM of itself)
+#                                   "_exit" (os._exit(3)), "sigterm" (SIGTERM of itself),
+#                                   "segv" (a read of address 0)
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -74,6 +76,8 @@ def launch_then_end(end, launches):
         os._exit(3)
     elif end == "sigterm":
         os.kill(os.getpid(), signal.SIGTERM)
+    elif end == "segv":
+        ctypes.string_at(0)  # a real fault, not a sent signal
 
 
 if __name__ == "__main__":

@@ -299,7 +299,7 @@ PY
   [ "$workers_lost" = 0 ]; check "abrupt: a training run that ends normally loses no kernel" $? "cuda_kernels_lost $workers_lost"
   # end expected-exit kernels: every kernel after the synchronize arrives (CUPTI's buffers are
   # flushed by prof's thread, at _exit and at SIGTERM), or, killed at once, is counted lost.
-  for ending in "sigkill 137 all" "_exit 3 all" "sigterm 143 all" "sigkill_now 137 counted"; do
+  for ending in "sigkill 137 all" "_exit 3 all" "sigterm 143 all" "segv 139 all" "sigkill_now 137 counted"; do
     read -r end expected_rc kernels_rule <<< "$ending"
     "$prof" profile -t cuda,nvtx -f true -o "$work/abrupt_$end" \
       python3 tests/gpu/abrupt_endings.py "$end" 3000 > "$work/abrupt_$end.out" 2>&1
