@@ -55,9 +55,11 @@ void RegisterSamplingFlags(CLI::App* profile, SamplingFlags* flags) {
                       "--sampling-frequency (nsys counts CPU cycles)");
   profile
       ->add_option("-b,--backtrace", flags->backtrace,
-                   "How sampled stacks are unwound: fp (frame pointers), dwarf (unwind tables, "
-                   "from a copy of the stack, in prof), none (the sampled address only)")
-      ->default_str("fp");
+                   "How sampled stacks are unwound: auto (each module by its unwind tables, "
+                   "or by frame pointers where it has none, from a copy of the stack, in prof), "
+                   "dwarf (the same), fp (frame pointers only: cheaper, but code built without "
+                   "them loses its callers), none (the sampled address only)")
+      ->default_str("auto");
   profile->add_option("--python-sampling", flags->python_sampling,
                       "Python frames in the CPU samples of Python code (true|false; default: "
                       "true with -s process-tree)");
@@ -87,19 +89,19 @@ Status ParseSamplingFlags(const SamplingFlags& flags, collector::SamplingOptions
                          " is not a boolean; prof accepts --python-sampling=true|false");
   }
   options->python_frames = options->samples && flags.python_sampling != "false";
-  if (flags.backtrace == "fp" || flags.backtrace == "auto") {
+  if (flags.backtrace == "fp") {
     options->backtrace = collector::perf::PerfBacktrace::kFramePointer;
-  } else if (flags.backtrace == "dwarf") {
+  } else if (flags.backtrace.empty() || flags.backtrace == "auto" || flags.backtrace == "dwarf") {
     options->backtrace = collector::perf::PerfBacktrace::kDwarf;
   } else if (flags.backtrace == "none") {
     options->backtrace = collector::perf::PerfBacktrace::kNone;
   } else if (flags.backtrace == "lbr") {
     return Status::Error(
         "--backtrace=lbr is not supported: prof unwinds with frame pointers or DWARF; prof "
-        "accepts --backtrace=fp|dwarf|none");
+        "accepts --backtrace=auto|fp|dwarf|none");
   } else {
     return Status::Error("--backtrace=" + flags.backtrace +
-                         " is not an unwind method; prof accepts --backtrace=fp|dwarf|none");
+                         " is not an unwind method; prof accepts --backtrace=auto|fp|dwarf|none");
   }
   if (!flags.frequency.empty() && !flags.period.empty()) {
     return Status::Error("--sampling-frequency and --sampling-period set the same rate: give one");

@@ -1,7 +1,7 @@
 // The CPU sampling options of `prof profile`, spelled as nsys spells them, checked and turned into
 // collector::SamplingOptions:
 //   -s, --sample=process-tree|none      --sampling-frequency=HZ     --sampling-period=NS
-//   -b, --backtrace=fp|dwarf|none|auto  --cpuctxsw=process-tree|none
+//   -b, --backtrace=auto|fp|dwarf|none  --cpuctxsw=process-tree|none
 //   --python-sampling=true|false       (--python-sampling-frequency is accepted, and unused)
 #pragma once
 
@@ -18,7 +18,7 @@ struct SamplingFlags {
   std::string sample;
   std::string frequency;
   std::string period;
-  std::string backtrace = "fp";
+  std::string backtrace = "auto";
   std::string cpuctxsw;
   std::string python_sampling;
 };

@@ -152,10 +152,10 @@ void AddPytorchVariables(const ProfileOptions& options, std::vector<std::string>
 struct OwnSampling {
   uint32_t every_process_hz = 0;  // perf_event_open refused, and -s asked for samples
   // A process that runs CPython samples itself, with its Python frames read at each sample's
-  // instant: the kernel cannot read them then, and a read from outside comes later. Not with
-  // -b dwarf, whose unwinding of the native frames needs the kernel's stack copy (those samples
-  // get their Python frames read from outside, as they are drained).
+  // instant: the kernel cannot read them then, and a read from outside comes later.
   uint32_t python_hz = 0;
+  // -b auto or dwarf: those samples copy the top of the stack too, for DWARF unwinding in prof.
+  uint32_t stack_bytes = 0;
 
   bool any() const { return every_process_hz != 0 || python_hz != 0; }
 };
@@ -169,9 +169,9 @@ OwnSampling ChooseOwnSampling(const ProfileOptions& options, bool perf_refused) 
     if (sampling.by_default) return own;
     own.every_process_hz = sampling.frequency_hz;
   }
-  if (sampling.python_frames &&
-      (perf_refused || sampling.backtrace != perf::PerfBacktrace::kDwarf)) {
-    own.python_hz = sampling.frequency_hz;
+  if (sampling.python_frames) own.python_hz = sampling.frequency_hz;
+  if (sampling.backtrace == perf::PerfBacktrace::kDwarf) {
+    own.stack_bytes = perf::PerfSamplingOptions{}.stack_bytes;  // as much as the kernel copies
   }
   return own;
 }
@@ -192,6 +192,7 @@ std::vector<std::string> BuildEnvironment(const ProfileOptions& options, const s
   settings.nvtx_counter_time = nvtx_counter_time;
   settings.timer_sampling_hz = own.every_process_hz;
   settings.python_sampling_hz = own.python_hz;
+  settings.sample_stack_bytes = own.stack_bytes;
   settings.trace_flags = options.trace_flags;
   settings.osrt_threshold_ns = options.osrt_threshold_ns;
   if (TakesOsrtBacktraces(options)) {

@@ -23,6 +23,13 @@ struct RawCpuSample {
   // (the program's own samples only: sample_records.h).
   const uint64_t* python_pairs = nullptr;
   size_t python_count = 0;
+  // The program's own samples with a stack copy (sample_records.h): the registers
+  // (protocol::kSampleRegisterCount, perf_event_x86_regs order) and the stack from the sampled
+  // stack pointer up, for DWARF unwinding; null and 0 otherwise.
+  const uint64_t* registers = nullptr;
+  const uint8_t* stack = nullptr;
+  size_t stack_size = 0;
+  uint32_t periods = 1;  // sampling periods the sample stands for: written as that many samples
 };
 
 class CpuSampleSink {

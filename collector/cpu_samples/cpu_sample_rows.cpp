@@ -85,11 +85,16 @@ void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
   resolved_.cpu = sample.cpu == UINT32_MAX ? 0 : sample.cpu;
   resolved_.time_ns = sample.time_ns;
   adopted_maps_.Update(reads_, sample.stream, sample.pid, &resolver_);
-  resolver_.ResolveChain(sample.pid, sample.ips, sample.ip_count,
-                         static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &resolved_);
+  if (sample.stack_size != 0) {
+    resolver_.ResolveStackCopy(sample.pid, sample.registers, sample.stack, sample.stack_size,
+                               sample.ips, sample.ip_count, &resolved_);
+  } else {
+    resolver_.ResolveChain(sample.pid, sample.ips, sample.ip_count,
+                           static_cast<int32_t>(symbols::UnwindMethod::kFramePointer), &resolved_);
+  }
   python_frames_.Splice(sample.stream, sample.pid, sample.python_pairs, sample.python_count,
                         resolver_, &resolved_.frames);
-  rows_->Write(resolved_);
+  for (uint32_t period = 0; period < sample.periods; ++period) rows_->Write(resolved_);
 }
 
 }  // namespace prof::collector

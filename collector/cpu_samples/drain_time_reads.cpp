@@ -20,7 +20,7 @@ std::pair<const char*, size_t> PythonPairsOf(const protocol::RecordHeader& heade
     protocol::CpuSampleRecord sample;
     std::memcpy(&sample, record, sizeof(sample));
     if (!protocol::CpuSampleFramed(sample)) return {nullptr, 0};
-    return {record + header.size - sample.python_frame_count * protocol::kSamplePythonFrameBytes,
+    return {record + sizeof(sample) + sample.frame_count * sizeof(uint64_t),
             sample.python_frame_count};
   }
   if (header.kind == protocol::RecordKind::kOsrtCall &&

@@ -3,6 +3,7 @@
 #include "collector/symbols/unwind_method.h"
 #include "collector/symbols/user_registers.h"
 #include "injection/protocol/clock.h"
+#include "injection/protocol/sample_records.h"
 
 namespace prof::collector {
 namespace {
@@ -10,6 +11,8 @@ namespace {
 // Frames a DWARF walk may produce; perf's frame-pointer chains stop at perf_event_max_stack.
 constexpr size_t kMaxDwarfFrames = 127;
 constexpr uint64_t kSnapshotIntervalNs = 1'000'000'000;
+static_assert(__builtin_popcountll(symbols::kUnwindRegisterMask) == protocol::kSampleRegisterCount,
+              "a sample's registers are the ones perf delivers for kUnwindRegisterMask");
 
 }  // namespace
 
@@ -76,6 +79,23 @@ void SampleResolver::Resolve(const perf::PerfSample& sample, perf::PerfBacktrace
   out->cpu = sample.id.cpu;
   out->time_ns = sample.id.time_ns;
   ResolveChain(sample.id.pid, ips_.data(), ips_.size(), method, out);
+}
+
+void SampleResolver::ResolveStackCopy(uint32_t pid, const uint64_t* registers, const uint8_t* stack,
+                                      size_t stack_size, const uint64_t* fp_ips, size_t fp_count,
+                                      ResolvedSample* out) {
+  const symbols::UserRegisters user = symbols::UserRegisters::FromPerfSample(
+      symbols::kUnwindRegisterMask, registers, protocol::kSampleRegisterCount);
+  LearnMappings(pid, user.ip());
+  ips_ = unwinder_.Unwind(static_cast<int>(pid), user, {stack, stack_size}, user.sp(),
+                          kMaxDwarfFrames);
+  if (ips_.size() <= 1 && fp_count > 1) {
+    ResolveChain(pid, fp_ips, fp_count, static_cast<int32_t>(symbols::UnwindMethod::kFramePointer),
+                 out);
+    return;
+  }
+  ResolveChain(pid, ips_.data(), ips_.size(), static_cast<int32_t>(symbols::UnwindMethod::kDwarfEh),
+               out);
 }
 
 void SampleResolver::ResolveChain(uint32_t pid, const uint64_t* ips, size_t count,

@@ -64,6 +64,14 @@ class SampleResolver {
   void ResolveChain(uint32_t pid, const uint64_t* ips, size_t count, int32_t unwind_method,
                     ResolvedSample* out);
 
+  // A sample the program took of itself with its registers (protocol::kSampleRegisterCount, in
+  // perf_event_x86_regs order) and a copy of its stack from the sampled stack pointer up: unwound
+  // with each module's unwind tables, or by its frame pointers where it has none (libdwfl's own
+  // fallback). Its frame-pointer walk (`fp_ips`) stands in where the unwinding found no caller.
+  void ResolveStackCopy(uint32_t pid, const uint64_t* registers, const uint8_t* stack,
+                        size_t stack_size, const uint64_t* fp_ips, size_t fp_count,
+                        ResolvedSample* out);
+
  private:
   // Reads /proc/<pid>/maps when an address of the process is in none of its known mappings (a
   // process whose mappings came before sampling did, or a program that samples itself), at most

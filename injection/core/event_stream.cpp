@@ -317,13 +317,19 @@ thread_local size_t t_waiting_text __attribute__((tls_model("initial-exec"))) = 
 // one sample and a count.
 thread_local size_t t_waiting_copies __attribute__((tls_model("initial-exec"))) = 0;
 
-// In the signal handler, inside Emit: keeps the sample; false when it cannot wait.
-bool KeepWaiting(const protocol::RecordHeader* record, size_t fixed_size, const char* text,
+// In the signal handler, inside Emit: keeps the sample; false when it cannot wait. A sample with a
+// stack copy waits without it (and without its registers; the record is changed to say so): the
+// copy does not fit the page, and the frame-pointer frames still name the sample.
+bool KeepWaiting(protocol::RecordHeader* record, size_t fixed_size, const char* text,
                  size_t text_length) {
-  if (record->kind != protocol::RecordKind::kCpuSample ||
-      fixed_size + text_length > sizeof(WaitingSample::bytes)) {
-    return false;
+  if (record->kind != protocol::RecordKind::kCpuSample) return false;
+  auto* sample = reinterpret_cast<protocol::CpuSampleRecord*>(record);
+  if (sample->stack_bytes != 0) {
+    sample->stack_bytes = 0;
+    fixed_size -= protocol::kSampleRegisterCount * sizeof(uint64_t);
+    text_length = 0;
   }
+  if (fixed_size + text_length > sizeof(WaitingSample::bytes)) return false;
   if (t_waiting_fixed != 0) {
     const bool copy = t_waiting_fixed == fixed_size && t_waiting_text == text_length &&
                       std::memcmp(t_waiting_sample->bytes, record, fixed_size) == 0 &&
@@ -405,7 +411,7 @@ __attribute__((constructor)) void StartAtLoad() {
   pthread_atfork(BeforeFork, AfterForkInParent, AfterForkInChild);
   MapCapturePage(g_settings.socket_path);
   const OwnSampling own = ChooseOwnSampling(g_settings);
-  InstallTimerSampling(own.hz, own.python_frames);
+  InstallTimerSampling(own.hz, own.python_frames, g_settings.sample_stack_bytes);
   StartStream();
   if (g_enabled.load()) StartTimerSampling();
 }
@@ -443,6 +449,11 @@ void EmitRecord(protocol::RecordHeader* record, size_t fixed_size) {
 void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size, const char* text,
                         size_t text_length) {
   Emit(record, fixed_size, text, ClampTextLength(text_length));
+}
+
+void EmitCpuSample(protocol::CpuSampleRecord* sample, size_t fixed_size, const void* stack,
+                   size_t stack_bytes) {
+  Emit(&sample->header, fixed_size, static_cast<const char*>(stack), stack_bytes);
 }
 
 __attribute__((flatten)) void OpenPushPopRange(protocol::RecordKind kind, uint64_t start,

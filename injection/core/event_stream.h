@@ -23,6 +23,7 @@
 #include "injection/protocol/clock.h"
 #include "injection/protocol/launch_settings.h"
 #include "injection/protocol/record_format.h"
+#include "injection/protocol/sample_records.h"
 
 #define PROF_EXPORT __attribute__((visibility("default")))
 
@@ -47,6 +48,13 @@ PROF_EXPORT void EmitRecord(protocol::RecordHeader* record, size_t fixed_size);
 // stores the same, truncated length in the record's text_length field via ClampTextLength).
 PROF_EXPORT void EmitRecordWithText(protocol::RecordHeader* record, size_t fixed_size,
                                     const char* text, size_t text_length);
+
+// A CPU sample (kCpuSample, timer_sampler.cpp): `fixed_size` bytes of the record, its frames and
+// registers, then `stack_bytes` bytes of the thread's stack copy (not truncated: the record's own
+// counts say its size). Async-signal-safe, as EmitRecordWithText; a sample that must wait for its
+// thread's own Emit waits without its stack copy (event_stream.cpp).
+void EmitCpuSample(protocol::CpuSampleRecord* sample, size_t fixed_size, const void* stack,
+                   size_t stack_bytes);
 
 // Push/pop ranges, one record per range: OpenPushPopRange writes the range's record (`kind`
 // kNvtxPushPopRange, or kNvtxPushPopRangeTicks with `start` and ClosePushPopRange's `end_ns` in

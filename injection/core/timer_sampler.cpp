@@ -2,17 +2,18 @@
 // a frame-pointer walk in its handler.
 //
 // Async-signal safety: the handler (OnSampleSignal) reads only initial-exec thread-locals, its
-// ucontext and the interrupted thread's own stack (frame_walk.h), and CPython's frames only through
-// process_vm_readv (injection/python/own_memory.h: a frame being freed reads as gone, never as a
-// fault); it makes no call that allocates or locks, keeps errno, and emits through
-// EmitRecordWithText, which is async-signal-safe (a sample that interrupted its thread's own Emit
-// waits until that Emit ends: event_stream.cpp).
+// ucontext and the interrupted thread's own stack (frame_walk.h), and CPython's frames and the
+// stack copy only through process_vm_readv (injection/python/own_memory.h: a frame being freed
+// reads as gone, never as a fault); it makes no call that allocates or locks, keeps errno, and
+// emits through EmitCpuSample, which is async-signal-safe (a sample that interrupted its thread's
+// own Emit waits until that Emit ends: event_stream.cpp).
 #include "injection/core/timer_sampler.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@
 #include "injection/core/frame_walk.h"
 #include "injection/core/sampling_signal.h"
 #include "injection/protocol/sample_records.h"
+#include "injection/python/own_memory.h"
 #include "injection/python/python_interpreter.h"
 
 namespace prof::injection {
@@ -39,9 +41,9 @@ constexpr int kSignalOffsets[] = {7, 6, 5, 4};
 
 // A tick can deliver one signal for several periods of CPU time (the kernel checks CPU-time timers
 // at its scheduler tick, CONFIG_HZ, so a period shorter than a tick expires several times between
-// two checks: si_overrun counts the extra ones). The sample is emitted once per period, so that
-// counts stay CPU time x rate, up to this many copies per signal (a signal delayed for long, e.g.
-// while the program blocked it, does not turn into thousands of copies).
+// two checks: si_overrun counts the extra ones). The sample stands for each period (its
+// `periods`), so that counts stay CPU time x rate, up to this many per signal (a signal delayed for
+// long, e.g. while the program blocked it, does not turn into thousands of samples).
 constexpr int kMaxCopiesPerSignal = 16;
 
 // prof's timers mark their signals with this value (si_value, from sigev_value): a timer the
@@ -50,6 +52,7 @@ constexpr int kTimerMark = 0x70726f66;  // "prof"
 
 int g_signal = 0;              // 0: sampling is off (never started, or no free signal)
 bool g_python_frames = false;  // samples carry the thread's Python frames
+uint32_t g_stack_bytes = 0;    // samples carry registers and this much of the stack (0: none)
 uint64_t g_period_ns = 0;
 std::atomic<bool> g_sampling{false};  // samples are emitted (cleared at exit)
 pthread_key_t g_timer_key;            // its destructor deletes an exiting thread's timer
@@ -57,6 +60,9 @@ pthread_key_t g_timer_key;            // its destructor deletes an exiting threa
 thread_local int t_timer_id __attribute__((tls_model("initial-exec"))) = -1;
 thread_local uintptr_t t_stack_low __attribute__((tls_model("initial-exec"))) = 0;
 thread_local uintptr_t t_stack_high __attribute__((tls_model("initial-exec"))) = 0;
+// g_stack_bytes of the thread's own, where the handler copies the top of the stack (mapped while
+// the thread's timer is armed; null otherwise: the sample then has no copy).
+thread_local char* t_stack_copy __attribute__((tls_model("initial-exec"))) = nullptr;
 
 struct Registers {
   uintptr_t pc = 0;
@@ -79,22 +85,66 @@ Registers RegistersOf(const void* context) {
   return registers;
 }
 
+// The registers DWARF unwinding starts from (sample_records.h: perf_event_x86_regs order).
+void CopyUnwindRegisters(const void* context, uint64_t* out) {
+#if defined(__x86_64__)
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  constexpr int kOrder[protocol::kSampleRegisterCount] = {
+      REG_RAX, REG_RBX, REG_RCX, REG_RDX, REG_RSI, REG_RDI, REG_RBP, REG_RSP, REG_RIP,
+      REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+  for (size_t i = 0; i < protocol::kSampleRegisterCount; ++i) {
+    out[i] = static_cast<uint64_t>(uc->uc_mcontext.gregs[kOrder[i]]);
+  }
+#else
+  (void)context;
+  (void)out;
+#endif
+}
+
+// Copies up to g_stack_bytes of the interrupted stack, from `sp` up to the thread's stack end,
+// into t_stack_copy; returns the bytes copied (0: no copy, e.g. a stack pointer on another stack
+// than the thread's own, as in a coroutine, or not x86-64).
+size_t CopyStack(uintptr_t sp) {
+#if defined(__x86_64__)
+  if (t_stack_copy == nullptr || sp < t_stack_low || sp >= t_stack_high) return 0;
+  const size_t bytes =
+      (t_stack_high - sp < g_stack_bytes ? t_stack_high - sp : g_stack_bytes) & ~size_t{7};
+  // process_vm_readv, not memcpy: the copy takes the program's frames as they are, without the
+  // address sanitizer's checks of a program built with it, and cannot fault.
+  if (bytes == 0 ||
+      !python::OwnMemory().Read(reinterpret_cast<const void*>(sp), t_stack_copy, bytes)) {
+    return 0;
+  }
+  return bytes;
+#else
+  (void)sp;
+  return 0;
+#endif
+}
+
 void TakeSample(const siginfo_t* info, const void* context) {
   struct {
     protocol::CpuSampleRecord record;
-    uint64_t frames[protocol::kMaxSampleFrames + 2 * protocol::kMaxSamplePythonFrames];
+    uint64_t words[protocol::kMaxSampleFrames + 2 * protocol::kMaxSamplePythonFrames +
+                   protocol::kSampleRegisterCount];
   } sample;
   const Registers registers = RegistersOf(context);
   const WalkResult walk =
       WalkFramePointers(registers.pc, registers.fp, registers.sp, {t_stack_low, t_stack_high},
-                        sample.frames, protocol::kMaxSampleFrames);
+                        sample.words, protocol::kMaxSampleFrames);
   // Fault-proof reads (injection/python): the signal may have interrupted CPython while it links
   // or frees a frame.
   static_assert(protocol::kMaxSamplePythonFrames <= python::kMaxFramePairs);
   const size_t python = g_python_frames
-                            ? python::ReadCurrentStackPairs(sample.frames + walk.count,
+                            ? python::ReadCurrentStackPairs(sample.words + walk.count,
                                                             protocol::kMaxSamplePythonFrames)
                             : 0;
+  size_t words = walk.count + 2 * python;
+  const size_t stack_bytes = CopyStack(registers.sp);
+  if (stack_bytes != 0) {
+    CopyUnwindRegisters(context, sample.words + words);
+    words += protocol::kSampleRegisterCount;
+  }
   sample.record = {};
   sample.record.header.kind = protocol::RecordKind::kCpuSample;
   sample.record.header.timestamp_ns = MonotonicNowNs();
@@ -103,13 +153,12 @@ void TakeSample(const siginfo_t* info, const void* context) {
   sample.record.frame_count = static_cast<uint16_t>(walk.count);
   sample.record.truncated = walk.truncated ? 1 : 0;
   sample.record.python_frame_count = static_cast<uint8_t>(python);
+  sample.record.stack_bytes = static_cast<uint32_t>(stack_bytes);
   const int overrun = info->si_overrun > 0 ? info->si_overrun : 0;
-  const int copies = overrun < kMaxCopiesPerSignal ? overrun + 1 : kMaxCopiesPerSignal;
-  for (int i = 0; i < copies; ++i) {
-    EmitRecordWithText(&sample.record.header, sizeof(sample.record),
-                       reinterpret_cast<const char*>(sample.frames),
-                       (walk.count + 2 * python) * sizeof(uint64_t));
-  }
+  sample.record.periods =
+      static_cast<uint16_t>(overrun < kMaxCopiesPerSignal ? overrun + 1 : kMaxCopiesPerSignal);
+  EmitCpuSample(&sample.record, sizeof(sample.record) + words * sizeof(uint64_t), t_stack_copy,
+                stack_bytes);
 }
 
 // Async-signal-safe (see the top of this file). Only prof's timers send SI_TIMER with its mark;
@@ -143,6 +192,22 @@ void DisarmThisThread() {
   if (t_timer_id < 0) return;
   syscall(SYS_timer_delete, t_timer_id);
   t_timer_id = -1;
+  // A signal already queued may still come: it finds no buffer before the buffer goes.
+  char* const copy = t_stack_copy;
+  t_stack_copy = nullptr;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (copy != nullptr) syscall(SYS_munmap, copy, g_stack_bytes);
+}
+
+// The buffer of the thread's stack copies, in normal context (the handler never maps).
+void MapStackCopy() {
+  if (g_stack_bytes == 0 || t_stack_copy != nullptr || !python::OwnMemory::Available()) return;
+  void* buffer =
+      reinterpret_cast<void*>(syscall(SYS_mmap, nullptr, g_stack_bytes, PROT_READ | PROT_WRITE,
+                                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  if (buffer == MAP_FAILED) return;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  t_stack_copy = static_cast<char*>(buffer);
 }
 
 // A thread's timer, armed on its own CPU-time clock and aimed at the thread itself.
@@ -151,6 +216,7 @@ void ArmThisThread() {
   const ErrnoKept errno_kept;
   const ScopedInternalCall internal;  // the OS-runtime tracer does not see prof's calls
   LearnStackBounds();
+  MapStackCopy();
   // The program may have blocked every signal in the thread that created this one; the sampling
   // signal is prof's, so this thread takes it.
   sigset_t own;
@@ -227,9 +293,10 @@ PthreadCreate NextPthreadCreate() {
 
 }  // namespace
 
-bool InstallTimerSampling(uint32_t hz, bool python_frames) {
+bool InstallTimerSampling(uint32_t hz, bool python_frames, uint32_t stack_bytes) {
   if (hz == 0 || g_signal != 0) return g_signal != 0;
   g_python_frames = python_frames;
+  g_stack_bytes = stack_bytes <= protocol::kMaxSampleStackBytes ? stack_bytes & ~7u : 0;
   if (pthread_key_create(&g_timer_key, OnThreadExit) != 0) return false;
   g_period_ns = 1'000'000'000ull / hz > 0 ? 1'000'000'000ull / hz : 1;
   g_signal = InstallHandler();

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "injection/protocol/record_format.h"
+#include "injection/protocol/sample_records.h"
 
 namespace prof::protocol {
 
@@ -58,6 +59,10 @@ struct InjectionSettings {
   // also where the kernel samples the rest of the tree (the launcher then drops the kernel's
   // samples of it); 0 = off.
   uint32_t python_sampling_hz = 0;
+  // Bytes of the thread's stack that each of those samples copies, with the registers, for DWARF
+  // unwinding in the launcher (-b auto or dwarf: code built without frame pointers); 0 = the
+  // frame-pointer walk only (-b fp).
+  uint32_t sample_stack_bytes = 0;
   // --osrt-backtrace-threshold: OS-runtime calls that last at least this long carry the stack they
   // were made from (native frames up to osrt_backtrace_depth, and Python frames); 0 = none.
   uint64_t osrt_backtrace_threshold_ns = 0;
@@ -77,6 +82,7 @@ inline std::string EncodeSettings(const InjectionSettings& settings) {
   out += ";nvtx_counter_time=" + std::to_string(settings.nvtx_counter_time ? 1 : 0);
   out += ";timer_sampling_hz=" + std::to_string(settings.timer_sampling_hz);
   out += ";python_sampling_hz=" + std::to_string(settings.python_sampling_hz);
+  out += ";sample_stack_bytes=" + std::to_string(settings.sample_stack_bytes);
   out += ";osrt_backtrace_threshold_ns=" + std::to_string(settings.osrt_backtrace_threshold_ns);
   out += ";osrt_backtrace_depth=" + std::to_string(settings.osrt_backtrace_depth);
   out += ";socket=";
@@ -142,6 +148,9 @@ inline bool DecodeSettings(const char* text, InjectionSettings* out) {
     } else if (key == "python_sampling_hz") {
       if (number > UINT32_MAX) return false;
       parsed.python_sampling_hz = static_cast<uint32_t>(number);
+    } else if (key == "sample_stack_bytes") {
+      if (number > kMaxSampleStackBytes || number % 8 != 0) return false;
+      parsed.sample_stack_bytes = static_cast<uint32_t>(number);
     } else if (key == "osrt_backtrace_threshold_ns") {
       parsed.osrt_backtrace_threshold_ns = number;
     } else if (key == "osrt_backtrace_depth") {

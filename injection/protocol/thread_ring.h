@@ -222,7 +222,7 @@ struct RingSegmentHeader {
 };
 
 inline constexpr uint32_t kRingSegmentMagic = 0x474e4952;  // "RING" little-endian
-inline constexpr uint32_t kRingSegmentVersion = 4;
+inline constexpr uint32_t kRingSegmentVersion = 5;
 inline constexpr size_t kRingSegmentHeaderBytes = 4096;
 static_assert(sizeof(RingSegmentHeader) <= kRingSegmentHeaderBytes);
 

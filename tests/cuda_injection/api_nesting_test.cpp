@@ -26,10 +26,10 @@ TEST_CASE("driver calls nested in an unrecorded runtime call have no rows, direc
   constexpr int kLaunches = 300;
   constexpr int kDirectCalls = 7;
   const std::string report = MakeTempDir("cuda_api_nesting") + "/r.sqlite";
-  const CommandResult result = RunCommand(
-      {ProfBinary(), "profile", "-q", "-t", "cuda", "-s", "none", "-o", report,
-       TestProgram("cuda_end_program"), "nesting", std::to_string(kLaunches),
-       std::to_string(kDirectCalls)});
+  const CommandResult result =
+      RunCommand({ProfBinary(), "profile", "-q", "-t", "cuda", "-s", "none", "-o", report,
+                  TestProgram("cuda_end_program"), "nesting", std::to_string(kLaunches),
+                  std::to_string(kDirectCalls)});
   INFO(result.err);
   CHECK(result.exit_code == 0);
   REQUIRE(std::filesystem::exists(report));

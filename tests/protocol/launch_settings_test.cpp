@@ -17,6 +17,7 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   settings.nvtx_counter_time = true;
   settings.timer_sampling_hz = 997;
   settings.python_sampling_hz = 499;
+  settings.sample_stack_bytes = 16384;
   settings.osrt_backtrace_threshold_ns = 80000;
   settings.osrt_backtrace_depth = 31;
   std::strcpy(settings.socket_path, "/tmp/prof-a;b=c/stream.sock");
@@ -24,7 +25,8 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   CHECK(encoded ==
         "v=1;trace=6;osrt_threshold_ns=12345;cuda_graph_trace=1;"
         "cuda_memory_usage=1;python_backtrace=1;nvtx_counter_time=1;timer_sampling_hz=997;"
-        "python_sampling_hz=499;osrt_backtrace_threshold_ns=80000;osrt_backtrace_depth=31;socket=/"
+        "python_sampling_hz=499;sample_stack_bytes=16384;osrt_backtrace_threshold_ns=80000;osrt_"
+        "backtrace_depth=31;socket=/"
         "tmp/prof-a;b=c/"
         "stream.sock");
 
@@ -37,6 +39,7 @@ TEST_CASE("settings survive the environment round trip - paths with separators i
   CHECK(decoded.nvtx_counter_time);
   CHECK(decoded.timer_sampling_hz == 997);
   CHECK(decoded.python_sampling_hz == 499);
+  CHECK(decoded.sample_stack_bytes == 16384);
   CHECK(decoded.osrt_backtrace_threshold_ns == 80000);
   CHECK(decoded.osrt_backtrace_depth == 31);
   CHECK(std::string(decoded.socket_path) == "/tmp/prof-a;b=c/stream.sock");
@@ -57,6 +60,9 @@ TEST_CASE("settings of another version - malformed or absent leave the injection
   CHECK_FALSE(DecodeSettings("v=1;trace=1;cuda_graph_trace=2;socket=/x", &decoded));
   CHECK_FALSE(DecodeSettings("v=1;trace=1;cuda_memory_usage=2;socket=/x", &decoded));
   CHECK_FALSE(DecodeSettings("v=1;trace=1;timer_sampling_hz=4294967296;socket=/x", &decoded));
+  // A stack copy larger than a sample record carries, or not whole words.
+  CHECK_FALSE(DecodeSettings("v=1;trace=1;sample_stack_bytes=32776;socket=/x", &decoded));
+  CHECK_FALSE(DecodeSettings("v=1;trace=1;sample_stack_bytes=4097;socket=/x", &decoded));
   CHECK(decoded.trace_flags == 99);  // untouched on failure
 }
 

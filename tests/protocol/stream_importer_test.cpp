@@ -139,6 +139,7 @@ TEST_CASE("the program's own CPU samples reach the importer's sample sink", "[im
   } sample{};
   sample.record.header = {RecordKind::kCpuSample, sizeof(sample), 7, 100};
   sample.record.frame_count = 2;
+  sample.record.periods = 1;
   fixture.importer->OnRecord(fixture.process, Header(sample));
   sample.record.frame_count = 3;  // more frames than the record holds
   fixture.importer->OnRecord(fixture.process, Header(sample));

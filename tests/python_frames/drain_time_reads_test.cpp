@@ -53,6 +53,7 @@ std::vector<char> SampleRecords(const std::vector<int>& tids, int other = 0,
                                                python.size() * protocol::kSamplePythonFrameBytes);
     sample.header.tid = static_cast<uint32_t>(tid);
     sample.frame_count = 1;
+    sample.periods = 1;
     sample.python_frame_count = static_cast<uint8_t>(python.size());
     append(&sample, sizeof(sample));
     const uint64_t ip = 0x1000;

@@ -121,6 +121,73 @@ TEST_CASE("DWARF unwinding of a program without frame pointers splits 70/30 and 
   CHECK(Count(run.report, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE unwindMethod != 6") == 0);
 }
 
+TEST_CASE("by default a program without frame pointers is unwound through main", "[sampling]") {
+  const SampledRun run =
+      Profile("sampling_auto", {}, {TestProgram("sampled_program_nofp"), "split", "600"});
+  CheckSplit(run.report);
+  CHECK(Count(run.report, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE unwindMethod != 6") == 0);
+}
+
+TEST_CASE("a program that samples itself copies its stack, unwound through main by default",
+          "[sampling]") {
+  // perf_event_open refused: the program's own timer samples, each with the top of its stack.
+  setenv("PROF_PERF_EVENTS", "off", 1);
+  const SampledRun run = Profile("sampling_refused_auto", {"-s", "process-tree"},
+                                 {TestProgram("sampled_program_nofp"), "split", "1200"});
+  unsetenv("PROF_PERF_EVENTS");
+  CheckSplit(run.report);
+  CHECK(Count(run.report, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE unwindMethod != 6") == 0);
+}
+
+// native_chain.py's samples in chain_inner (a library without frame pointers, called through
+// ctypes): how many have chain_middle and chain_outer as their callers, and how many reach the
+// Python function that made the call.
+struct NativeChain {
+  int64_t inner = 0;
+  int64_t whole_native = 0;
+  int64_t reach_python = 0;
+};
+
+NativeChain ProfileNativeChain(const std::string& name, const std::vector<std::string>& options) {
+  const SampledRun run = Profile(
+      name, options, {PROF_PYTHON3, PROF_NATIVE_CHAIN_PY, PROF_NATIVE_CHAIN_LIBRARY, "1.0"});
+  const std::string inner_samples =
+      "SELECT f.id FROM SAMPLING_CALLCHAINS f JOIN StringIds n ON n.id = f.symbol "
+      "WHERE f.stackDepth = 0 AND n.value = 'chain_inner'";
+  const auto with_frame = [&](const std::string& condition) {
+    return Count(run.report, "SELECT count(*) FROM (" + inner_samples +
+                                 ") i WHERE EXISTS (SELECT 1 FROM SAMPLING_CALLCHAINS c JOIN "
+                                 "StringIds n ON n.id = c.symbol WHERE c.id = i.id AND " +
+                                 condition + ")");
+  };
+  NativeChain chain;
+  chain.inner = Count(run.report, "SELECT count(*) FROM (" + inner_samples + ")");
+  chain.whole_native =
+      Count(run.report, "SELECT count(*) FROM (" + inner_samples +
+                            ") i WHERE (SELECT count(*) FROM SAMPLING_CALLCHAINS c JOIN "
+                            "StringIds n ON n.id = c.symbol WHERE c.id = i.id AND "
+                            "((c.stackDepth = 1 AND n.value = 'chain_middle') OR "
+                            "(c.stackDepth = 2 AND n.value = 'chain_outer'))) = 2");
+  chain.reach_python = with_frame("n.value = 'call_into_c' AND c.unwindMethod = 1001");
+  return chain;
+}
+
+TEST_CASE("by default Python's calls into code without frame pointers have whole stacks",
+          "[sampling]") {
+  const NativeChain chain = ProfileNativeChain("sampling_native_chain", {});
+  INFO("chain_inner " << chain.inner << ", with middle and outer " << chain.whole_native
+                      << ", reaching call_into_c " << chain.reach_python);
+  // 1 s of CPU time, most of it in chain_inner, at 1000 samples a second.
+  REQUIRE(chain.inner >= 500);
+  CHECK(chain.whole_native * 100 >= chain.inner * 95);
+  CHECK(chain.reach_python * 100 >= chain.inner * 95);
+  // With frame pointers only, the same stacks break below chain_inner: the test tells them apart.
+  const NativeChain fp = ProfileNativeChain("sampling_native_chain_fp", {"-b", "fp"});
+  INFO("-b fp: chain_inner " << fp.inner << ", with middle and outer " << fp.whole_native);
+  REQUIRE(fp.inner >= 500);
+  CHECK(fp.whole_native * 100 < fp.inner * 50);
+}
+
 TEST_CASE("backtrace none keeps the sampled function only", "[sampling]") {
   const SampledRun run = Profile("sampling_none", {"-s", "process-tree", "-b", "none"},
                                  {TestProgram("sampled_program_nofp"), "split", "400"});
@@ -293,7 +360,7 @@ TEST_CASE("sampling options prof cannot honour are refused in one line", "[sampl
        "--cpuctxsw=process-tree|none"},
       {{"-b", "lbr"},
        "--backtrace=lbr is not supported: prof unwinds with frame pointers or DWARF; prof accepts "
-       "--backtrace=fp|dwarf|none"},
+       "--backtrace=auto|fp|dwarf|none"},
       {{"--sampling-frequency", "0"},
        "--sampling-frequency=0 is not a rate between 1 and 100000 samples per second"},
       {{"--sampling-period", "500"},

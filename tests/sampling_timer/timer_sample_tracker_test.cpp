@@ -43,6 +43,7 @@ std::vector<uint64_t> SampleRecord(uint32_t tid, uint64_t time, const std::vecto
   record.cpu = 1;
   record.frame_count = frame_count;
   record.truncated = 1;
+  record.periods = 1;
   std::memcpy(words.data(), &record, sizeof(record));
   if (!ips.empty()) std::memcpy(words.data() + sizeof(record) / 8, ips.data(), 8 * ips.size());
   return words;

@@ -47,14 +47,24 @@ struct Sample {
   std::vector<uint64_t> ips;
   bool truncated = false;
   std::vector<uint64_t> python_pairs;  // (code object, instruction), innermost first
+  std::vector<uint64_t> registers;     // with a stack copy: perf_event_x86_regs order
+  size_t stack_size = 0;
 };
 
 struct RecordingSink : CpuSampleSink {
+  // A record that stands for several periods counts as that many samples, as its rows do.
   void OnCpuSample(const RawCpuSample& raw) override {
-    samples.push_back(
-        {raw.pid, raw.tid, raw.cpu, raw.time_ns,
-         std::vector<uint64_t>(raw.ips, raw.ips + raw.ip_count), raw.truncated,
-         std::vector<uint64_t>(raw.python_pairs, raw.python_pairs + 2 * raw.python_count)});
+    for (uint32_t period = 0; period < raw.periods; ++period) {
+      samples.push_back(
+          {raw.pid, raw.tid, raw.cpu, raw.time_ns,
+           std::vector<uint64_t>(raw.ips, raw.ips + raw.ip_count), raw.truncated,
+           std::vector<uint64_t>(raw.python_pairs, raw.python_pairs + 2 * raw.python_count),
+           raw.registers == nullptr
+               ? std::vector<uint64_t>()
+               : std::vector<uint64_t>(raw.registers,
+                                       raw.registers + prof::protocol::kSampleRegisterCount),
+           raw.stack_size});
+    }
   }
   std::vector<Sample> samples;
 };
@@ -118,7 +128,7 @@ Run RunUnderServer(uint32_t hz, prof::test::TracedLaunch launch) {
 // Runs the sampled program with `args` (its mode first) until it has exited and every stream has
 // ended, and reads what it wrote to its OUT file.
 Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::string& dir,
-               bool with_osrt = false) {
+               bool with_osrt = false, uint32_t stack_bytes = 0) {
   const std::string out_path = dir + "/out.txt";
   std::vector<std::string> argv = {PROF_SAMPLED_PROGRAM, args.at(0), out_path};
   argv.insert(argv.end(), args.begin() + 1, args.end());
@@ -126,6 +136,7 @@ Run RunSampled(uint32_t hz, const std::vector<std::string>& args, const std::str
   prof::test::TracedLaunch launch;
   launch.argv = argv;
   if (with_osrt) launch.settings.trace_flags = prof::protocol::kTraceOsrt;
+  launch.settings.sample_stack_bytes = stack_bytes;
   launch.observer = reads.get();
   Run run = RunUnderServer(hz, launch);
   run.reads = std::move(reads);
@@ -238,6 +249,35 @@ TEST_CASE("two threads burning 70 30 are sampled in proportion to their CPU time
   }
   // The burn loops are where the threads spend their time.
   CHECK(in_hot >= 0.9 * static_cast<double>(seventy.size() + thirty.size()));
+}
+
+TEST_CASE("with stack copies each sample carries its registers and the top of its stack",
+          "[timer_sampling]") {
+  const uint32_t hz = 1000;
+  const Run run =
+      RunSampled(hz, {"split"}, prof::test::MakeTempDir("timer_split_stack"), false, 16384);
+  REQUIRE(run.status == 0);
+  CHECK(run.collected->tracker.malformed_records() == 0);
+  const uint32_t pid = run.collected->pids.at(0);
+  const auto seventy = run.SamplesOf(pid, static_cast<uint32_t>(run.Value("tid_seventy")));
+  const auto thirty = run.SamplesOf(pid, static_cast<uint32_t>(run.Value("tid_thirty")));
+  const double expected = Expected(run.Value("cpu_seventy") + run.Value("cpu_thirty"), hz);
+  INFO(seventy.size() + thirty.size() << " samples of ~" << expected);
+  CHECK(static_cast<double>(seventy.size() + thirty.size()) >= 0.5 * expected);
+  size_t with_copy = 0;
+  for (const auto* samples : {&seventy, &thirty}) {
+    for (const Sample& sample : *samples) {
+      if (sample.stack_size == 0) continue;  // one that waited for its thread's Emit
+      ++with_copy;
+      REQUIRE(sample.registers.size() == prof::protocol::kSampleRegisterCount);
+      // The copy starts at the interrupted stack pointer, and the IP register is the walk's leaf.
+      CHECK(sample.registers[8] == sample.ips.at(0));
+      CHECK(sample.registers[7] != 0);
+      CHECK(sample.stack_size % 8 == 0);
+      CHECK(sample.stack_size <= 16384);
+    }
+  }
+  CHECK(with_copy * 100 >= (seventy.size() + thirty.size()) * 99);
 }
 
 TEST_CASE("with the OS-runtime tracer preloaded too both threads are still sampled",
