@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "collector/cpu_samples/callchain_rows.h"
+#include "collector/cpu_samples/worker_roles.h"
 #include "collector/symbols/unwind_method.h"
 #include "storage/global_id.h"
 #include "storage/tables/host_tables.h"
@@ -20,6 +21,11 @@ void Name(storage::ReportWriter* writer, const ThreadNaming& naming) {
   writer->SetSampledName(global_pid, naming.pid, storage::GlobalTid(naming.pid, naming.tid),
                          naming.name);
 }
+
+// Main-thread samples with Python frames after which a process that showed no worker role is
+// taken as none: a fork child's first samples may still be in the fork's return path.
+constexpr uint32_t kRoleSamples = 50;
+constexpr uint32_t kRoleFound = UINT32_MAX;
 
 }  // namespace
 
@@ -67,7 +73,11 @@ void CpuSampleRows::Import(CpuSampler* sampler) {
   // Reports of windows opened since the last look get the names known so far.
   std::vector<CaptureRouter::Report>& reports = router_->reports();
   for (; reports_named_ < reports.size(); ++reports_named_) {
-    for (const ThreadNaming& naming : names_) Name(reports[reports_named_].writer.get(), naming);
+    storage::ReportWriter* writer = reports[reports_named_].writer.get();
+    for (const ThreadNaming& naming : names_) Name(writer, naming);
+    for (const ThreadNaming& role : roles_) {
+      writer->AddProcess(storage::GlobalPid(role.pid), role.pid, role.name);
+    }
   }
   sampler->TakeReady(&ready_);
   for (const ThreadNaming& naming : ready_.names) Write(naming);
@@ -77,6 +87,14 @@ void CpuSampleRows::Import(CpuSampler* sampler) {
     }
   }
   for (const ThreadSwitch& change : ready_.switches) Write(change);
+}
+
+void CpuSampleRows::NameRole(uint32_t pid, std::string_view role) {
+  std::vector<CaptureRouter::Report>& reports = router_->reports();
+  for (size_t i = 0; i < reports_named_ && i < reports.size(); ++i) {
+    reports[i].writer->AddProcess(storage::GlobalPid(pid), pid, role);
+  }
+  roles_.push_back({pid, pid, std::string(role)});
 }
 
 void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
@@ -95,6 +113,18 @@ void TimerSampleRows::OnCpuSample(const RawCpuSample& sample) {
   python_frames_.Splice(sample.stream, sample.pid, sample.python_pairs, sample.python_count,
                         resolver_, &resolved_.frames);
   for (uint32_t period = 0; period < sample.periods; ++period) rows_->Write(resolved_);
+  if (sample.tid == sample.pid && sample.python_count != 0) {
+    uint32_t& looks = role_looks_[sample.pid];
+    if (looks < kRoleSamples) {
+      const std::string_view role = WorkerRoleOf(resolved_.frames);
+      if (!role.empty()) {
+        rows_->NameRole(sample.pid, role);
+        looks = kRoleFound;
+      } else {
+        ++looks;
+      }
+    }
+  }
 }
 
 }  // namespace prof::collector

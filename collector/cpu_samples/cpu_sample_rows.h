@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -32,6 +33,9 @@ class CpuSampleRows {
   void Write(const ThreadNaming& naming);
   // Writes what `sampler` resolved since the last call.
   void Import(CpuSampler* sampler);
+  // Names process `pid` by its worker role (worker_roles.h) in every report and in reports of later
+  // windows; replaces the name its stream gave.
+  void NameRole(uint32_t pid, std::string_view role);
 
   uint64_t samples_written() const { return next_id_ - 1; }
 
@@ -42,7 +46,8 @@ class CpuSampleRows {
   int64_t next_id_ = 1;              // COMPOSITE_EVENTS.id: unique across the session's reports
   SamplerOutput ready_;              // scratch for Import
   std::vector<ThreadNaming> names_;  // every name so far, for reports created later
-  size_t reports_named_ = 0;         // reports that have every name in names_
+  std::vector<ThreadNaming> roles_;  // every process role so far (tid = pid), likewise
+  size_t reports_named_ = 0;         // reports that have every name in names_ and roles_
 };
 
 // The samples the program took of itself (libprof_core's sampler: every process when
@@ -64,6 +69,9 @@ class TimerSampleRows : public CpuSampleSink {
   AdoptedMaps adopted_maps_;
   PythonPairFrames python_frames_;
   ResolvedSample resolved_;  // reused
+  // Processes whose worker role was found, or that showed none in kRoleSamples samples of their
+  // main thread (count per pid).
+  std::unordered_map<uint32_t, uint32_t> role_looks_;
 };
 
 }  // namespace prof::collector

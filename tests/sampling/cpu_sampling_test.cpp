@@ -315,10 +315,10 @@ void CheckPythonWorkers(const SampledRun& run) {
     CHECK(top[0][0] == "slow_transform");
     CHECK(top[0][1] == PROF_PYTHON_WORKERS);
     CHECK(top[0][2] == "1001");
-    // Its lines are the loop's (lines 10 and 11 of the script), its callers the worker's chain.
+    // Its lines are the loop's (lines 11 and 12 of the script), its callers the worker's chain.
     CHECK(Count(run.report,
                 "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN StringIds n ON n.id = f.symbol "
-                "WHERE n.value = 'slow_transform' AND f.originalIP NOT IN (9, 10, 11)") == 0);
+                "WHERE n.value = 'slow_transform' AND f.originalIP NOT IN (11, 12, 13)") == 0);
     CHECK(Count(run.report,
                 "SELECT count(*) FROM SAMPLING_CALLCHAINS f JOIN StringIds n ON n.id = f.symbol "
                 "JOIN COMPOSITE_EVENTS s ON s.id = f.id WHERE n.value = 'worker' AND "
@@ -335,6 +335,30 @@ TEST_CASE("Python workers' samples name their slow function with file and line f
   // The main process mostly waits: its switches out are mostly blocked ones.
   CHECK(Count(run.report,
               "SELECT count(*) FROM SCHED_EVENTS WHERE isSchedIn = 0 AND threadBlock = 1") > 10);
+}
+
+// Each worker of python_workers.py, in PROCESSES: named `role`.
+void CheckWorkerNames(const SampledRun& run, const std::string& role) {
+  const size_t at = run.result.out.find("workers=");
+  REQUIRE(at != std::string::npos);
+  const std::string first = std::to_string(std::atoll(run.result.out.c_str() + at + 8));
+  const std::string second =
+      std::to_string(std::atoll(run.result.out.c_str() + run.result.out.find(',', at) + 1));
+  for (const std::string& worker : {first, second}) {
+    INFO("worker " << worker);
+    const Rows names = QueryRows(run.report, "SELECT name FROM PROCESSES WHERE pid = " + worker);
+    REQUIRE(names.size() == 1);
+    CHECK(names[0][0] == role);
+  }
+}
+
+TEST_CASE("multiprocessing workers are named by their role: a Pool's, or their target's",
+          "[sampling]") {
+  const SampledRun processes = Profile("sampling_roles", {}, {PROF_PYTHON3, PROF_PYTHON_WORKERS});
+  CheckWorkerNames(processes, "worker");
+  const SampledRun pool =
+      Profile("sampling_roles_pool", {}, {PROF_PYTHON3, PROF_PYTHON_WORKERS, "pool"});
+  CheckWorkerNames(pool, "PoolWorker");
 }
 
 TEST_CASE("with perf_event_open refused Python workers' samples still name their slow function",

@@ -1,7 +1,9 @@
 """A program for CPU sampling tests: two multiprocessing workers spend their time in
 slow_transform; the main process waits on a queue for their results. Prints the workers' pids:
-    workers=<pid>,<pid>"""
+    workers=<pid>,<pid>
+With the argument "pool", the two workers are a multiprocessing.Pool's."""
 import multiprocessing
+import sys
 
 
 def slow_transform(n):
@@ -28,5 +30,14 @@ def main():
         process.join()
 
 
+def pool_main():
+    with multiprocessing.Pool(2) as pool:
+        print("workers=" + ",".join(str(process.pid) for process in pool._pool), flush=True)
+        pool.map(slow_transform, [150000] * 60, chunksize=1)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["pool"]:
+        pool_main()
+    else:
+        main()

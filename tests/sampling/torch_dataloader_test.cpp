@@ -55,6 +55,14 @@ TEST_CASE("a PyTorch DataLoader's worker processes name the Dataset's slow trans
   const std::set<std::string> expected = {mains[0], workers[0], workers[1]};
   for (const auto& row : pids) CHECK(expected.count(row[0]) == 1);
 
+  // The workers are named by their role; the program keeps its interpreter's name.
+  CHECK(QueryCount(report, "SELECT count(*) FROM PROCESSES WHERE pid = " + mains[0] +
+                               " AND name LIKE 'python3%'") == 1);
+  for (const std::string& worker : workers) {
+    CHECK(QueryCount(report, "SELECT count(*) FROM PROCESSES WHERE pid = " + worker +
+                                 " AND name = 'pt_data_worker'") == 1);
+  }
+
   std::vector<int64_t> transform_samples;
   for (const std::string& worker : workers) {
     INFO("worker " << worker);
