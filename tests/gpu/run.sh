@@ -235,6 +235,18 @@ PY
   [ $? -eq 0 ] && [ $backtraces_rc -eq 0 ]
   check "dataloader: workers' blocked calls name their Python frames" $? \
     "exit $backtraces_rc; $(summary_of "$work/dataloader_backtraces.cmp")"
+  # Under the defaults (-b auto) the workers are named by their role and native frames are named.
+  python3 - "$work/dataloader_backtraces.sqlite" > "$work/dataloader_names.cmp" 2>&1 <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+names = [name for (name,) in db.execute("SELECT name FROM PROCESSES ORDER BY pid")]
+frames, unnamed = db.execute(
+    "SELECT count(*), sum(f.symbol IN (SELECT id FROM StringIds WHERE value LIKE '0x%')) "
+    "FROM SAMPLING_CALLCHAINS f").fetchone()
+print(f"processes {names}; {unnamed} of {frames} sampled frames unnamed")
+sys.exit(0 if names.count("pt_data_worker") >= 2 else 1)
+PY
+  check "dataloader: workers named pt_data_worker (defaults)" $? "$(summary_of "$work/dataloader_names.cmp")"
 fi
 
 if [[ " $sections " == *" spawn "* ]]; then
@@ -433,7 +445,7 @@ fi
 
 if [[ " $sections " == *" sampling "* ]]; then
   # CPU sampling from the launcher (issue 26, perf_event_open) beside CUDA/CUPTI: torch_mix.py
-  # under -t cuda,nvtx without -s, then with -s process-tree -b fp and -b dwarf (timeout: no
+  # under -t cuda,nvtx without -s, then with -s process-tree -b auto and -b fp (timeout: no
   # deadlock). Where the runtime refuses perf_event_open, prof warns and traces the rest: INFO.
   paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo unknown)
   echo "== CPU sampling with CUDA (torch_mix.py; perf_event_paranoid $paranoid)"
@@ -442,7 +454,7 @@ if [[ " $sections " == *" sampling "* ]]; then
   timeout 300 "$prof" profile -t cuda,nvtx -s none -f true -o "$work/sampling_off" python3 "$torch_mix" \
     > "$work/sampling_off.out" 2>&1
   echo "without -s: exit $?; $(grep '^done' "$work/sampling_off.out")"
-  for backtrace in fp dwarf; do
+  for backtrace in auto fp; do
     name=sampling_$backtrace
     t0=$(seconds)
     timeout 300 "$prof" profile -t cuda,nvtx -s process-tree -b "$backtrace" -f true -o "$work/$name" \
