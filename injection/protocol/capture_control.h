@@ -160,9 +160,27 @@ constexpr CaptureRole CaptureRoleOf(RecordKind kind) {
     case RecordKind::kCudaGraphTrace:
     case RecordKind::kCudaMemory:
       return CaptureRole::kDeliveredLater;
-    default:  // hello, thread names, NVTX domains/strings/categories, CUDA names/devices/streams
+    case RecordKind::kStreamHello:
+    case RecordKind::kThreadName:
+    case RecordKind::kProcessRank:
+    case RecordKind::kDrainRequest:
+    case RecordKind::kNvtxDomainCreate:
+    case RecordKind::kNvtxDomainDestroy:
+    case RecordKind::kNvtxStringRegister:
+    case RecordKind::kNvtxCategoryName:
+    case RecordKind::kNvtxLibraryDomain:
+    case RecordKind::kCudaInitStatus:
+    case RecordKind::kCudaApiName:
+    case RecordKind::kCudaString:
+    case RecordKind::kCudaDevice:
+    case RecordKind::kCudaContext:
+    case RecordKind::kCudaStream:
+    case RecordKind::kCudaPythonStack:
       return CaptureRole::kDefinition;
   }
+  // No default above: a new kind must be given its role (-Wswitch). A value no kind has (a newer
+  // injection's) defines, as the readers skip it anyway.
+  return CaptureRole::kDefinition;
 }
 
 }  // namespace prof::protocol
