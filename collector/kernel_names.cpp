@@ -7,7 +7,7 @@
 #include <optional>
 #include <utility>
 
-#include "collector/itanium_demangler.h"
+#include "demangle/itanium_demangler.h"
 
 namespace prof::collector {
 namespace {

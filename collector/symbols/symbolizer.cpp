@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "collector/itanium_demangler.h"
+#include "demangle/itanium_demangler.h"
 
 namespace prof::symbols {
 namespace {

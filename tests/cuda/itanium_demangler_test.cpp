@@ -1,7 +1,7 @@
 // prof's Itanium demangler: nsys's spelling construct by construct, robustness on malformed input,
 // and the oracle test — in kSubstituted style it must print what NsysSpelling(__cxa_demangle)
 // prints for a corpus of real library symbols (tests/data/itanium_mangled_names.txt).
-#include "collector/itanium_demangler.h"
+#include "demangle/itanium_demangler.h"
 
 #include <cxxabi.h>
 

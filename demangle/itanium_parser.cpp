@@ -1,8 +1,8 @@
-#include "collector/itanium_parser.h"
+#include "demangle/itanium_parser.h"
 
 #include <utility>
 
-#include "collector/itanium_parser_state.h"
+#include "demangle/itanium_parser_state.h"
 
 namespace prof::collector::itanium {
 namespace detail {

@@ -1,7 +1,7 @@
-#include "collector/itanium_demangler.h"
+#include "demangle/itanium_demangler.h"
 
-#include "collector/itanium_parser.h"
-#include "collector/itanium_printer.h"
+#include "demangle/itanium_parser.h"
+#include "demangle/itanium_printer.h"
 
 namespace prof::collector {
 

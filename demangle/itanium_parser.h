@@ -10,7 +10,7 @@
 #include <optional>
 #include <string_view>
 
-#include "collector/itanium_name_tree.h"
+#include "demangle/itanium_name_tree.h"
 
 namespace prof::collector::itanium {
 

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "collector/itanium_demangler.h"
-#include "collector/itanium_name_tree.h"
+#include "demangle/itanium_demangler.h"
+#include "demangle/itanium_name_tree.h"
 
 namespace prof::collector::itanium {
 

@@ -3,7 +3,7 @@
 #include <initializer_list>
 #include <utility>
 
-#include "collector/itanium_parser_state.h"
+#include "demangle/itanium_parser_state.h"
 
 namespace prof::collector::itanium::detail {
 

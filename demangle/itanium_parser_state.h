@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "collector/itanium_name_tree.h"
+#include "demangle/itanium_name_tree.h"
 
 namespace prof::collector::itanium::detail {
 

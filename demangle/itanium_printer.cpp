@@ -1,4 +1,4 @@
-#include "collector/itanium_printer.h"
+#include "demangle/itanium_printer.h"
 
 #include <string_view>
 #include <vector>
