@@ -471,15 +471,7 @@ Status FinishReports(const ProfileOptions& options, storage::SessionInfo session
     StreamImporter& importer = *report.importer;
     importer.WriteDataProblems(session.duration_ns);
     const DataProblemCounts problems = importer.DataProblems();
-    auto count = [&](DataProblem problem) { return static_cast<int64_t>(problems[problem]); };
-    session.dropped_records = count(DataProblem::kDroppedRecords);
-    session.torn_records = count(DataProblem::kTornRecords);
-    session.unknown_records = count(DataProblem::kUnknownRecords);
-    session.malformed_records = count(DataProblem::kMalformedRecords) +
-                                count(DataProblem::kNvtxUnreadableRecords) +
-                                count(DataProblem::kCudaUnreadableRecords);
-    session.broken_streams = count(DataProblem::kBrokenStreams);
-    session.cuda_dropped_records = count(DataProblem::kCudaDroppedRecords);
+    session.data_problems = SessionCounters(problems);
     result->dropped_records += problems[DataProblem::kDroppedRecords];
     result->torn_records += problems[DataProblem::kTornRecords];
     if (i == 0 && options.python_backtrace && importer.cuda_tracing_started() &&

@@ -63,7 +63,7 @@ NameValues ExportMetadata(const std::string& final_path, int64_t now_utc_ns) {
 }
 
 NameValues SessionRows(const SessionInfo& session) {
-  return {
+  NameValues rows = {
       {"prof_version", session.prof_version},
       {"command_line", session.command_line},
       {"trace_options", session.trace_options},
@@ -71,14 +71,10 @@ NameValues SessionRows(const SessionInfo& session) {
       {"environment_set", session.environment_set},
       {"exit_status", std::to_string(session.exit_status)},
       {"duration_ns", std::to_string(session.duration_ns)},
-      {"dropped_records", std::to_string(session.dropped_records)},
-      {"torn_records", std::to_string(session.torn_records)},
-      {"unknown_records", std::to_string(session.unknown_records)},
-      {"malformed_records", std::to_string(session.malformed_records)},
-      {"broken_streams", std::to_string(session.broken_streams)},
-      {"cuda_dropped_records", std::to_string(session.cuda_dropped_records)},
-      {"utc_epoch_ns_at_start", std::to_string(session.utc_epoch_ns_at_start)},
   };
+  rows.insert(rows.end(), session.data_problems.begin(), session.data_problems.end());
+  rows.emplace_back("utc_epoch_ns_at_start", std::to_string(session.utc_epoch_ns_at_start));
+  return rows;
 }
 
 }  // namespace prof::storage

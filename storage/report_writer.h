@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -43,16 +44,11 @@ struct SessionInfo {
   std::string command_line;   // the profiled program and its arguments, shell-quoted
   std::string trace_options;  // e.g. "cuda,nvtx,osrt"
   int64_t osrt_threshold_ns = 0;
-  std::string environment_set;       // variables prof set in the child, "A=B" joined by '\n'
-  int64_t exit_status = 0;           // the program's exit code, or 128+N when signal N killed it
-  int64_t duration_ns = 0;           // program start to exit
-  int64_t dropped_records = 0;       // records the injected code dropped under back-pressure
-  int64_t torn_records = 0;          // records a process's death cut while they were written
-  int64_t unknown_records = 0;       // records of kinds this prof does not know, skipped
-  int64_t malformed_records = 0;     // records shorter than their kind's struct or otherwise
-                                     // unreadable, or rejected by a tracker (DIAGNOSTIC_EVENT says)
-  int64_t broken_streams = 0;        // process streams rejected or cut mid-record (records lost)
-  int64_t cuda_dropped_records = 0;  // GPU activity records CUPTI dropped (no buffer available)
+  std::string environment_set;  // variables prof set in the child, "A=B" joined by '\n'
+  int64_t exit_status = 0;      // the program's exit code, or 128+N when signal N killed it
+  int64_t duration_ns = 0;      // program start to exit
+  // The data problems' counters PROF_SESSION keeps (collector/data_problems.h: SessionCounters).
+  std::vector<std::pair<std::string, std::string>> data_problems;
   int64_t utc_epoch_ns_at_start = 0;
 };
 

@@ -60,8 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     importer.OnStreamRejected(decoder.error());
   }
   prof::storage::SessionInfo session;
-  session.dropped_records =
-      static_cast<int64_t>(importer.DataProblems()[prof::collector::DataProblem::kDroppedRecords]);
+  session.data_problems = prof::collector::SessionCounters(importer.DataProblems());
   if (writer->Finish(session).ok()) unlink(ReportPath().c_str());
   return 0;
 }

@@ -23,6 +23,7 @@ using namespace prof::protocol;
 using prof::collector::DataProblem;
 using prof::collector::DataProblemCounts;
 using prof::collector::ProcessStream;
+using prof::collector::SessionCounters;
 using prof::collector::StreamImporter;
 using Rows = std::vector<std::vector<std::string>>;
 
@@ -105,6 +106,20 @@ TEST_CASE("data problems become DIAGNOSTIC_EVENT rows, per process and for the s
   CHECK(stats[10] == std::vector<std::string>{"unknown_records", "error", "1"});
   CHECK(prof::test::QueryRows(fixture.path, "SELECT name, severity, value FROM PROF_STATS") ==
         stats);
+}
+
+TEST_CASE("PROF_SESSION's counters come from the data problems that name them", "[importer]") {
+  DataProblemCounts counts;
+  counts[DataProblem::kDroppedRecords] = 3;
+  counts[DataProblem::kMalformedRecords] = 1;
+  counts[DataProblem::kNvtxUnreadableRecords] = 2;
+  counts[DataProblem::kCudaUnreadableRecords] = 4;
+  counts[DataProblem::kCudaDroppedRecords] = 5;
+  counts[DataProblem::kCudaKernelsLost] = 9;  // PROF_STATS only
+  const prof::storage::NameValues expected = {
+      {"dropped_records", "3"},      {"torn_records", "0"},    {"broken_streams", "0"},
+      {"cuda_dropped_records", "5"}, {"unknown_records", "0"}, {"malformed_records", "7"}};
+  CHECK(SessionCounters(counts) == expected);
 }
 
 TEST_CASE("a process whose rings could not be made is reported, not silently empty", "[importer]") {

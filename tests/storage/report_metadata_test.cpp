@@ -54,12 +54,7 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
       "LD_PRELOAD=/x/libprof_osrt.so\nNVTX_INJECTION64_PATH=/x/libprof_nvtx.so";
   session.exit_status = 137;
   session.duration_ns = 6327000000;
-  session.dropped_records = 3;
-  session.torn_records = 7;
-  session.unknown_records = 4;
-  session.malformed_records = 8;
-  session.broken_streams = 5;
-  session.cuda_dropped_records = 6;
+  session.data_problems = {{"dropped_records", "3"}, {"torn_records", "7"}};
   session.utc_epoch_ns_at_start = 1796226914772304646;
   const NameValues expected = {
       {"prof_version", "0.1.0"},
@@ -72,10 +67,6 @@ TEST_CASE("PROF_SESSION has one row per SessionInfo field", "[storage][metadata]
       {"duration_ns", "6327000000"},
       {"dropped_records", "3"},
       {"torn_records", "7"},
-      {"unknown_records", "4"},
-      {"malformed_records", "8"},
-      {"broken_streams", "5"},
-      {"cuda_dropped_records", "6"},
       {"utc_epoch_ns_at_start", "1796226914772304646"},
   };
   CHECK(SessionRows(session) == expected);
