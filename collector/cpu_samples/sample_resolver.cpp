@@ -10,7 +10,9 @@ namespace {
 
 // Frames a DWARF walk may produce; perf's frame-pointer chains stop at perf_event_max_stack.
 constexpr size_t kMaxDwarfFrames = 127;
-constexpr uint64_t kSnapshotIntervalNs = 1'000'000'000;
+constexpr uint64_t kMissWindowNs = 1'000'000'000;
+constexpr uint32_t kMaxSnapshotsPerWindow = 8;
+constexpr int kRegionShift = 21;  // 2 MiB
 static_assert(__builtin_popcountll(symbols::kUnwindRegisterMask) == protocol::kSampleRegisterCount,
               "a sample's registers are the ones perf delivers for kUnwindRegisterMask");
 
@@ -32,7 +34,7 @@ void SampleResolver::OnMmap(const perf::PerfMmap& mmap) {
 
 void SampleResolver::OnExec(uint32_t pid) {
   processes_.Process(static_cast<int>(pid)).Exec();
-  last_snapshot_ns_.erase(pid);
+  misses_.erase(pid);
 }
 
 void SampleResolver::OnFork(uint32_t child, uint32_t parent) {
@@ -43,9 +45,15 @@ void SampleResolver::LearnMappings(uint32_t pid, uint64_t ip) {
   const symbols::ProcessMaps* maps = processes_.Find(static_cast<int>(pid));
   if (maps != nullptr && maps->Find(ip) != nullptr) return;
   const uint64_t now = protocol::MonotonicNowNs();
-  const auto last = last_snapshot_ns_.find(pid);
-  if (last != last_snapshot_ns_.end() && now - last->second < kSnapshotIntervalNs) return;
-  last_snapshot_ns_[pid] = now;
+  Misses& misses = misses_[pid];
+  if (now - misses.second_start_ns >= kMissWindowNs) {
+    misses.second_start_ns = now;
+    misses.snapshots = 0;
+    misses.regions.clear();
+  }
+  if (!misses.regions.insert(ip >> kRegionShift).second) return;  // missed this second already
+  if (misses.snapshots >= kMaxSnapshotsPerWindow) return;
+  ++misses.snapshots;
   // A process already gone keeps what the records said; its unknown addresses stay unresolved.
   (void)processes_.SnapshotFromProc(static_cast<int>(pid));
 }

@@ -5,12 +5,15 @@
 // (tests/osrt/osrt_backtrace_session_test.cpp).
 #include "collector/cpu_samples/drain_time_reads.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -194,6 +197,30 @@ TEST_CASE("a process's address space is read at its first sample and not again w
   reads.Forget(self);
   CHECK(reads.NewestMaps(self) == nullptr);
   CHECK(reads.NewestMaps(exec_stream) == second);
+}
+
+TEST_CASE("a library mapped just after the resolver read the address space is named at once") {
+  const auto self = static_cast<uint32_t>(getpid());
+  SampleResolver resolver;
+  ResolvedSample resolved;
+  // An address nothing maps: the resolver reads /proc/self/maps, and the address stays unknown.
+  const uint64_t nowhere = 0x10;
+  resolver.ResolveChain(self, &nowhere, 1, 1, &resolved);
+  REQUIRE(resolved.frames.size() == 1);
+  CHECK(resolved.frames[0].unresolved);
+  // Then a file is mapped executable (as dlopen maps a library), well within the second.
+  const std::string path = std::filesystem::canonical("/proc/self/exe").string();
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  void* mapped = mmap(nullptr, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+  close(fd);
+  REQUIRE(mapped != MAP_FAILED);
+  const uint64_t inside = reinterpret_cast<uint64_t>(mapped) + 16;
+  resolver.ResolveChain(self, &inside, 1, 1, &resolved);
+  munmap(mapped, 4096);
+  REQUIRE(resolved.frames.size() == 1);
+  // Before, the resolver read the maps at most once a second and called this "[unknown]".
+  CHECK(resolved.frames[0].module == path);
 }
 
 TEST_CASE("a process that exited but is not reaped yet keeps the address space read while it ran") {
