@@ -143,14 +143,23 @@ TEST_CASE("SIGTERM sent to prof reaches the program's descendants") {
 }
 
 TEST_CASE("SIGINT sent to prof reaches the program and the report is finished") {
-  const std::string report = MakeTempDir("tree-sigint") + "/r.sqlite";
+  const std::string dir = MakeTempDir("tree-sigint");
+  const std::string report = dir + "/r.sqlite";
+  const std::string ready = dir + "/ready";
   // kill -INT to prof alone (not a terminal's Ctrl-C, which reaches the program by itself).
   // A background job of sh starts with SIGINT ignored, and so would the program: it restores the
-  // default itself, as a program started from a terminal has it.
+  // default itself, as a program started from a terminal has it, and then says it is ready (a
+  // fixed wait lost the race on a loaded machine under the sanitizers).
   const std::string script =
       "'" + ProfBinary() + "' profile -q -t osrt -o '" + report + "' '" + RealPython() +
-      "' -c 'import signal, time; signal.signal(signal.SIGINT, signal.SIG_DFL); time.sleep(20)' "
-      "& prof=$!; sleep 1; kill -INT $prof; wait $prof; echo prof-exit=$?";
+      "' -c 'import signal, time; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+      "open(\"" +
+      ready +
+      "\", \"w\").close(); time.sleep(20)' "
+      "& prof=$!; while [ ! -e '" +
+      ready +
+      "' ]; do sleep 0.05; done; kill -INT $prof; "
+      "wait $prof; echo prof-exit=$?";
   const CommandResult result = RunCommand({"sh", "-c", script});
   INFO("stdout:\n" << result.out << "\nstderr:\n" << result.err);
   REQUIRE(result.exit_code == 0);
