@@ -40,6 +40,17 @@ SampledRun Profile(const std::string& test_name, const std::vector<std::string>&
   return run;
 }
 
+// Profile, with perf_event_open refused (PROF_PERF_EVENTS=off): with -s the program samples
+// itself with its timer signal.
+SampledRun ProfilePerfRefused(const std::string& test_name,
+                              const std::vector<std::string>& prof_options,
+                              const std::vector<std::string>& command) {
+  setenv("PROF_PERF_EVENTS", "off", 1);
+  SampledRun run = Profile(test_name, prof_options, command);
+  unsetenv("PROF_PERF_EVENTS");
+  return run;
+}
+
 int64_t Count(const std::string& report, const std::string& sql) {
   const Rows rows = QueryRows(report, sql);
   REQUIRE(rows.size() == 1);
@@ -131,10 +142,8 @@ TEST_CASE("by default a program without frame pointers is unwound through main",
 TEST_CASE("a program that samples itself copies its stack, unwound through main by default",
           "[sampling]") {
   // perf_event_open refused: the program's own timer samples, each with the top of its stack.
-  setenv("PROF_PERF_EVENTS", "off", 1);
-  const SampledRun run = Profile("sampling_refused_auto", {"-s", "process-tree"},
-                                 {TestProgram("sampled_program_nofp"), "split", "1200"});
-  unsetenv("PROF_PERF_EVENTS");
+  const SampledRun run = ProfilePerfRefused("sampling_refused_auto", {"-s", "process-tree"},
+                                            {TestProgram("sampled_program_nofp"), "split", "1200"});
   CheckSplit(run.report);
   CHECK(Count(run.report, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE unwindMethod != 6") == 0);
 }
@@ -260,10 +269,8 @@ TEST_CASE("without -s prof samples and traces scheduling as nsys does by default
 TEST_CASE("without -s and with perf_event_open refused sampling is off and said once",
           "[sampling]") {
   // Only an explicit -s makes the program sample itself with a timer signal.
-  setenv("PROF_PERF_EVENTS", "off", 1);
-  const SampledRun run =
-      Profile("sampling_default_refused", {}, {TestProgram("sampled_program_fp"), "split", "400"});
-  unsetenv("PROF_PERF_EVENTS");
+  const SampledRun run = ProfilePerfRefused("sampling_default_refused", {},
+                                            {TestProgram("sampled_program_fp"), "split", "400"});
   const std::string warning =
       "prof: warning: perf_event_open refused (PROF_PERF_EVENTS=off): CPU sampling and --cpuctxsw "
       "are off (-s process-tree samples with a timer signal instead)\n";
@@ -278,10 +285,8 @@ TEST_CASE("without -s and with perf_event_open refused sampling is off and said 
 
 TEST_CASE("with perf_event_open refused the program samples itself to the same 70/30 answer",
           "[sampling]") {
-  setenv("PROF_PERF_EVENTS", "off", 1);
-  const SampledRun run = Profile("sampling_refused", {"-s", "process-tree"},
-                                 {TestProgram("sampled_program_fp"), "split", "1200"});
-  unsetenv("PROF_PERF_EVENTS");
+  const SampledRun run = ProfilePerfRefused("sampling_refused", {"-s", "process-tree"},
+                                            {TestProgram("sampled_program_fp"), "split", "1200"});
   CHECK(run.result.err.find("prof: warning: perf_event_open refused (PROF_PERF_EVENTS=off): the "
                             "program samples itself (a CPU-time timer signal); no --cpuctxsw\n") !=
         std::string::npos);
@@ -363,10 +368,8 @@ TEST_CASE("multiprocessing workers are named by their role: a Pool's, or their t
 
 TEST_CASE("with perf_event_open refused Python workers' samples still name their slow function",
           "[sampling]") {
-  setenv("PROF_PERF_EVENTS", "off", 1);
-  const SampledRun run = Profile("sampling_python_refused", {"-s", "process-tree"},
-                                 {PROF_PYTHON3, PROF_PYTHON_WORKERS});
-  unsetenv("PROF_PERF_EVENTS");
+  const SampledRun run = ProfilePerfRefused("sampling_python_refused", {"-s", "process-tree"},
+                                            {PROF_PYTHON3, PROF_PYTHON_WORKERS});
   CHECK(run.result.err.find("prof: warning: perf_event_open refused") != std::string::npos);
   CheckPythonWorkers(run);
 }
