@@ -122,6 +122,11 @@ sys.exit(0 if not missing else 1)
 PY
   check "$name: OSRT functions nsys sees are traced" $? "$(tail -1 "$work/$name.osrt.cmp")"
   cat "$work/$name.osrt.cmp"
+  # Every CUDA API function with nsys's count (cuLibrary*, cuKernelGetFunction: docs/cuda.md).
+  python3 tests/gpu/compare_api_rows.py "$work/$name.prof.sqlite" "$work/$name.nsys.sqlite" \
+    > "$work/$name.api.cmp" 2>&1
+  check "$name: CUDA API rows per function as nsys's" $? "$(tail -1 "$work/$name.api.cmp")"
+  head -40 "$work/$name.api.cmp"
   # Where nsys saw a function prof lacks: per process and thread, to tell exit paths from the loop.
   python3 - "$work/$name.prof.sqlite" "$work/$name.nsys.sqlite" "$work/$name.osrt.cmp" <<'PY'
 import ast, sqlite3, sys
