@@ -297,15 +297,18 @@ TEST_CASE("with perf_event_open refused the program samples itself to the same 7
   CHECK(Count(run.report, "SELECT count(*) FROM sqlite_master WHERE name = 'SCHED_EVENTS'") == 0);
 }
 
+// The pids of python_workers.py's two workers, from its "workers=<pid>,<pid>" line.
+std::vector<std::string> WorkerPids(const SampledRun& run) {
+  const size_t at = run.result.out.find("workers=");
+  REQUIRE(at != std::string::npos);
+  return {std::to_string(std::atoll(run.result.out.c_str() + at + 8)),
+          std::to_string(std::atoll(run.result.out.c_str() + run.result.out.find(',', at) + 1))};
+}
+
 // Each of python_workers.py's two worker processes spends its samples in slow_transform, named
 // as a Python frame with the script's file and the loop's lines, under the worker's chain.
 void CheckPythonWorkers(const SampledRun& run) {
-  const size_t at = run.result.out.find("workers=");
-  REQUIRE(at != std::string::npos);
-  const std::string first = std::to_string(std::atoll(run.result.out.c_str() + at + 8));
-  const std::string second =
-      std::to_string(std::atoll(run.result.out.c_str() + run.result.out.find(',', at) + 1));
-  for (const std::string& worker : {first, second}) {
+  for (const std::string& worker : WorkerPids(run)) {
     INFO("worker " << worker);
     // The function a worker's samples spend themselves in most is the script's slow_transform,
     // with its file; a Python frame's originalIP is its line.
@@ -344,12 +347,7 @@ TEST_CASE("Python workers' samples name their slow function with file and line f
 
 // Each worker of python_workers.py, in PROCESSES: named `role`.
 void CheckWorkerNames(const SampledRun& run, const std::string& role) {
-  const size_t at = run.result.out.find("workers=");
-  REQUIRE(at != std::string::npos);
-  const std::string first = std::to_string(std::atoll(run.result.out.c_str() + at + 8));
-  const std::string second =
-      std::to_string(std::atoll(run.result.out.c_str() + run.result.out.find(',', at) + 1));
-  for (const std::string& worker : {first, second}) {
+  for (const std::string& worker : WorkerPids(run)) {
     INFO("worker " << worker);
     const Rows names = QueryRows(run.report, "SELECT name FROM PROCESSES WHERE pid = " + worker);
     REQUIRE(names.size() == 1);
